@@ -1,0 +1,3 @@
+//! Builds PS5-format titles from C and C++ (see README.md).
+
+pub mod table;
