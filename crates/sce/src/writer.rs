@@ -302,7 +302,8 @@ impl SymbolPlan {
         for (i, sym) in img.symbols.iter().enumerate().skip(1) {
             let exported = !sym.is_undefined() && sym.bind != 0 && is_visible(sym);
             let needed = referenced.contains(&(i as u32));
-            if !(sym.is_undefined() && !sym.name.is_empty()) && !exported && !needed {
+            let import = sym.is_undefined() && !sym.name.is_empty();
+            if !(import || exported || needed) {
                 continue;
             }
             let name = if sym.is_undefined() {
