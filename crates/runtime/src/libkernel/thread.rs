@@ -141,6 +141,10 @@ pub extern "sysv64" fn sce_pthread_self() -> *const GuestThread {
     current()
 }
 
+/// Ends the calling guest thread with `value` as its result.
+///
+/// # Safety
+/// Only guest threads (or the main thread) may call it; their frames are unwound.
 #[export::nid("scePthreadExit")]
 pub unsafe extern "sysv64-unwind" fn sce_pthread_exit(value: *mut c_void) {
     // SAFETY: ends the calling thread; its frames unwind (forced) to the trampoline.
