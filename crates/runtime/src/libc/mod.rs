@@ -1,0 +1,7 @@
+//! libc (and the parts of libSceLibcInternal titles reach through it): start-up,
+//! exit, memory, strings and output. Everything is implemented here in Rust; nothing is
+//! forwarded to the host C library, so behaviour is the same on every host.
+
+pub mod memory;
+pub mod startup;
+pub mod string;

@@ -1,0 +1,8 @@
+//! libkernel: threads, time, modules, TLS, errno and the stack protector.
+
+pub mod errors;
+pub mod modules;
+pub mod stack_protector;
+pub mod thread;
+pub mod time;
+pub mod tls;
