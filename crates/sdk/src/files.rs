@@ -34,6 +34,12 @@ pub const CRT_SOURCES: &[(&str, &str)] = &[
     ("crtmodule.c", include_str!("../crt/crtmodule.c")),
 ];
 
+/// Writes the sdk's headers under `dir` (for an editor's include path, or for compiling
+/// by hand with `-nostdlibinc -isystem DIR`).
+pub fn install_headers(dir: &Path) -> std::io::Result<()> {
+    write_tree(dir, HEADERS)
+}
+
 /// Writes `files` under `dir`, creating folders as needed.
 pub(crate) fn write_tree(dir: &Path, files: &[(&str, &str)]) -> std::io::Result<()> {
     for (rel, text) in files {
