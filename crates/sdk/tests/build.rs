@@ -288,3 +288,58 @@ fn bad_options_are_errors_not_panics() {
         Err(SdkError::Io { .. })
     ));
 }
+
+#[test]
+fn several_sources_and_prebuilt_objects_link_together() {
+    let Some(tc) = sdk::test_toolchain("several_sources") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Two sources with the same stem in different folders, and a prebuilt object.
+    std::fs::create_dir_all(d.join("one")).unwrap();
+    std::fs::create_dir_all(d.join("two")).unwrap();
+    std::fs::write(
+        d.join("one/part.c"),
+        "#include <stdio.h>\nint helper(void);\nextern int shared_value;\n\
+         int main(void) { printf(\"%d\\n\", helper() + shared_value); return 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("two/part.c"), "int shared_value = 2;\n").unwrap();
+    std::fs::write(
+        d.join("helper.c"),
+        "#include <string.h>\nstatic const char *volatile text = \"abc\";\n\
+         int helper(void) { return (int)strlen(text); }\n",
+    )
+    .unwrap();
+    let status = std::process::Command::new(&tc.clang)
+        .args([
+            "--target=x86_64-sie-ps5",
+            "-nostdlibinc",
+            "-c",
+            "-o",
+            "helper.o",
+        ])
+        .arg("-isystem")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("include"))
+        .arg("helper.c")
+        .current_dir(d)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut opts = BuildOptions::new(
+        [
+            d.join("one/part.c"),
+            d.join("two/part.c"),
+            d.join("helper.o"),
+        ],
+        d.join("multi.bin"),
+    );
+    opts.toolchain = tc;
+    let built = sdk::build(&opts).unwrap();
+    // Defined by the title itself, so not imported.
+    assert!(!built.imports.contains_key("helper"));
+    assert!(!built.imports.contains_key("shared_value"));
+    assert_eq!(built.imports["strlen"].module, "libc");
+    assert_eq!(built.imports["printf"].module, "libc");
+}
