@@ -2,6 +2,7 @@
 
 mod catalogue;
 mod inspect;
+mod relink_cmd;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -34,6 +35,34 @@ enum Command {
         /// The file (ELF, or fake SELF such as eboot.bin).
         file: PathBuf,
     },
+    /// Relink a PS5 executable (and the modules in its folder) into a folder that runs
+    /// on this machine: OUTDIR/app.elf, OUTDIR/libs/, OUTDIR/app0/, OUTDIR/native5.toml.
+    Relink {
+        /// Skip the raw system call check (for debugging only).
+        #[arg(long)]
+        allow_syscalls: bool,
+        /// Unused-import filter: 0 keeps every import (the only level implemented yet).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+        unused_filter: u8,
+        /// Write OUTDIR/imports.json, classing every import.
+        #[arg(long)]
+        registry: bool,
+        /// NID catalogue for names in messages; defaults to the shared aerolib.csv.
+        #[arg(long, value_name = "FILE")]
+        nids: Option<PathBuf>,
+        /// The title's executable (eboot.bin); its folder is the title's /app0.
+        input: PathBuf,
+        /// The output folder (replaced if it is an earlier native5 output).
+        outdir: PathBuf,
+    },
+    /// Run a relinked title: OUTDIR/app.elf with ARGS; exits with the title's status.
+    Run {
+        /// The folder `native5 relink` wrote.
+        outdir: PathBuf,
+        /// Arguments for the title.
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -53,6 +82,22 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Inspect { json, nids, file } => inspect::run(&file, nids.as_deref(), json),
+        Command::Relink {
+            allow_syscalls,
+            unused_filter,
+            registry,
+            nids,
+            input,
+            outdir,
+        } => relink_cmd::relink(&relink_cmd::Args {
+            allow_syscalls,
+            unused_filter,
+            registry,
+            nids,
+            input,
+            outdir,
+        }),
+        Command::Run { outdir, args } => return relink_cmd::run(&outdir, &args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
