@@ -147,14 +147,9 @@ pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
         if sym.name.is_empty() || !(sym.bind == STB_GLOBAL || sym.bind == STB_WEAK) {
             continue;
         }
-        if sym.is_undefined() {
-            match plan.bindings.get(&i) {
-                Some(Binding::Missing) => {
-                    missing.push(i);
-                    continue;
-                }
-                Some(_) | None => {}
-            }
+        if sym.is_undefined() && plan.bindings.get(&i) == Some(&Binding::Missing) {
+            missing.push(i);
+            continue;
         }
         let defined = !sym.is_undefined();
         sym_map.insert(i as u32, dynsym.len() as u32);
