@@ -1,0 +1,36 @@
+/* native5 sdk: printf/scanf format macros for <stdint.h> types on the PS5 (LP64: int64_t
+ * is long). */
+#ifndef _SCE_INTTYPES_H
+#define _SCE_INTTYPES_H
+
+#include <stdint.h>
+
+#define PRId8 "d"
+#define PRId16 "d"
+#define PRId32 "d"
+#define PRId64 "ld"
+#define PRIi32 "i"
+#define PRIi64 "li"
+#define PRIu8 "u"
+#define PRIu16 "u"
+#define PRIu32 "u"
+#define PRIu64 "lu"
+#define PRIx8 "x"
+#define PRIx16 "x"
+#define PRIx32 "x"
+#define PRIx64 "lx"
+#define PRIX32 "X"
+#define PRIX64 "lX"
+#define PRIdPTR "ld"
+#define PRIuPTR "lu"
+#define PRIxPTR "lx"
+#define PRIdMAX "ld"
+#define PRIuMAX "lu"
+#define SCNd32 "d"
+#define SCNd64 "ld"
+#define SCNu32 "u"
+#define SCNu64 "lu"
+#define SCNx32 "x"
+#define SCNx64 "lx"
+
+#endif
