@@ -50,8 +50,10 @@ pub fn relink(a: &Args) -> Result<()> {
     Ok(())
 }
 
-/// Runs `native5 run`: executes OUTDIR/app.elf and passes its exit status on.
+/// Runs `native5 run`: replaces this process with OUTDIR/app.elf, so the exit status,
+/// signals and standard streams are the title's own.
 pub fn run(outdir: &Path, args: &[String]) -> ExitCode {
+    use std::os::unix::process::CommandExt;
     let app = outdir.join("app.elf");
     if !app.is_file() {
         eprintln!(
@@ -61,22 +63,7 @@ pub fn run(outdir: &Path, args: &[String]) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    match std::process::Command::new(&app).args(args).status() {
-        Ok(status) => {
-            if let Some(code) = status.code() {
-                ExitCode::from(code as u8)
-            } else {
-                use std::os::unix::process::ExitStatusExt;
-                eprintln!(
-                    "native5: the title was killed by signal {}",
-                    status.signal().unwrap_or(0)
-                );
-                ExitCode::from(128u8.wrapping_add(status.signal().unwrap_or(0) as u8))
-            }
-        }
-        Err(e) => {
-            eprintln!("native5: error: cannot start {}: {e}", app.display());
-            ExitCode::from(2)
-        }
-    }
+    let err = std::process::Command::new(&app).args(args).exec();
+    eprintln!("native5: error: cannot start {}: {err}", app.display());
+    ExitCode::from(2)
 }

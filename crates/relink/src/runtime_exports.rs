@@ -16,15 +16,19 @@ pub fn locate() -> Result<PathBuf, RelinkError> {
     }
     let exe = std::env::current_exe().map_err(|e| RelinkError::Runtime(e.to_string()))?;
     let dir = exe.parent().unwrap_or(Path::new("."));
-    for cand in [
+    // In a cargo target folder the copy in deps/ is rebuilt with every dependent build
+    // while the one beside the binaries may be older: take the newest.
+    let newest = [
         dir.join(RUNTIME_FILE),
         dir.join("deps").join(RUNTIME_FILE),
         dir.join("..").join(RUNTIME_FILE),
         dir.join("../lib/native5").join(RUNTIME_FILE),
-    ] {
-        if cand.is_file() {
-            return Ok(cand);
-        }
+    ]
+    .into_iter()
+    .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+    .max_by_key(|(t, _)| *t);
+    if let Some((_, p)) = newest {
+        return Ok(p);
     }
     Err(RelinkError::Runtime(format!(
         "{RUNTIME_FILE} not found beside {} (build it with `cargo build -p runtime`, or set NATIVE5_RUNTIME)",
