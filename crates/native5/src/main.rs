@@ -55,6 +55,11 @@ enum Command {
         /// The output folder (replaced if it is an earlier native5 output).
         outdir: PathBuf,
     },
+    /// Build PS5-format titles from C/C++ with the PS5-target compiler.
+    Sdk {
+        #[command(subcommand)]
+        command: SdkCommand,
+    },
     /// Run a relinked title: OUTDIR/app.elf with ARGS; exits with the title's status.
     Run {
         /// The folder `native5 relink` wrote.
@@ -62,6 +67,31 @@ enum Command {
         /// Arguments for the title.
         #[arg(last = true)]
         args: Vec<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum SdkCommand {
+    /// Compile and link SOURCES into a PS5 executable (or a .prx with --module).
+    Build {
+        /// Build a module (.prx) instead of an executable.
+        #[arg(long)]
+        module: bool,
+        /// The output file.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        /// Keep the work folder (objects, stubs, linked ELF) and print where it is.
+        #[arg(long)]
+        keep_temps: bool,
+        /// Print each compiler and linker command.
+        #[arg(short, long)]
+        verbose: bool,
+        /// C/C++/assembly sources and PS5-target objects.
+        #[arg(required = true)]
+        sources: Vec<PathBuf>,
+        /// Extra compiler flags, after `--`.
+        #[arg(last = true)]
+        cflags: Vec<String>,
     },
 }
 
@@ -97,6 +127,17 @@ fn main() -> ExitCode {
             input,
             outdir,
         }),
+        Command::Sdk {
+            command:
+                SdkCommand::Build {
+                    module,
+                    output,
+                    keep_temps,
+                    verbose,
+                    sources,
+                    cflags,
+                },
+        } => sdk_build(module, output, keep_temps, verbose, sources, cflags),
         Command::Run { outdir, args } => return relink_cmd::run(&outdir, &args),
     };
     match result {
@@ -106,4 +147,25 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn sdk_build(
+    module: bool,
+    output: PathBuf,
+    keep_temps: bool,
+    verbose: bool,
+    sources: Vec<PathBuf>,
+    cflags: Vec<String>,
+) -> anyhow::Result<()> {
+    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut opts = sdk::BuildOptions::new(sources, &output);
+    opts.module = module;
+    opts.cflags = cflags;
+    opts.keep_temps = keep_temps;
+    opts.verbose = verbose;
+    let out = sdk::build(&opts)?;
+    println!("wrote {} ({} imports)", output.display(), out.imports.len());
+    Ok(())
 }

@@ -10,7 +10,12 @@ fn native5() -> Command {
 }
 
 fn relink(input: &Path, out: &Path) {
-    let o = native5().arg("relink").arg(input).arg(out).output().unwrap();
+    let o = native5()
+        .arg("relink")
+        .arg(input)
+        .arg(out)
+        .output()
+        .unwrap();
     assert!(
         o.status.success(),
         "relink failed: {}{}",
@@ -39,7 +44,12 @@ fn run(out: &Path, limit: Duration) -> (Option<i32>, String, String) {
     loop {
         if let Some(status) = child.try_wait().unwrap() {
             let mut err = String::new();
-            child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
             return (status.code(), reader.join().unwrap(), err);
         }
         if start.elapsed() > limit {
@@ -51,7 +61,12 @@ fn run(out: &Path, limit: Duration) -> (Option<i32>, String, String) {
     let _ = child.kill();
     let _ = child.wait();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     (None, reader.join().unwrap(), err)
 }
 
@@ -61,7 +76,9 @@ fn shared_title(test: &str, rel: &str) -> Option<PathBuf> {
 
 #[test]
 fn pthread_runs_both_threads_and_exits_0() {
-    let Some(input) = shared_title("pthread", "pthread/eboot.bin") else { return };
+    let Some(input) = shared_title("pthread", "pthread/eboot.bin") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     relink(&input, &out);
@@ -70,14 +87,19 @@ fn pthread_runs_both_threads_and_exits_0() {
     for who in ["A", "B"] {
         for i in 0..10 {
             let line = format!("Thread {who} is running: {i}");
-            assert!(stdout.lines().any(|l| l.trim_end() == line), "missing {line:?} in:\n{stdout}");
+            assert!(
+                stdout.lines().any(|l| l.trim_end() == line),
+                "missing {line:?} in:\n{stdout}"
+            );
         }
     }
 }
 
 #[test]
 fn using_library_loads_its_module_and_calls_it() {
-    let Some(input) = shared_title("using_library", "using_library/eboot.bin") else { return };
+    let Some(input) = shared_title("using_library", "using_library/eboot.bin") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     relink(&input, &out);
@@ -89,7 +111,10 @@ fn using_library_loads_its_module_and_calls_it() {
         stdout.contains("This is a print from a test library function!"),
         "stdout:\n{stdout}\nstderr:\n{stderr}"
     );
-    assert!(stdout.lines().any(|l| l.starts_with("rv = 0x")), "stdout:\n{stdout}");
+    assert!(
+        stdout.lines().any(|l| l.starts_with("rv = 0x")),
+        "stdout:\n{stdout}"
+    );
 }
 
 #[test]
@@ -98,8 +123,18 @@ fn bad_input_exits_2_and_leaves_no_output() {
     let input = dir.path().join("eboot.bin");
     std::fs::write(&input, b"\x4f\x15\x3d\x1d garbage").unwrap();
     let out = dir.path().join("out");
-    let o = native5().arg("relink").arg(&input).arg(&out).output().unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = native5()
+        .arg("relink")
+        .arg(&input)
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(String::from_utf8_lossy(&o.stderr).contains("offset"));
     assert!(!out.exists(), "no output folder after a failure");
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())
@@ -107,12 +142,18 @@ fn bad_input_exits_2_and_leaves_no_output() {
         .filter_map(Result::ok)
         .filter(|e| e.file_name().to_string_lossy().starts_with(".native5"))
         .collect();
-    assert!(leftovers.is_empty(), "temporary folders left: {leftovers:?}");
+    assert!(
+        leftovers.is_empty(),
+        "temporary folders left: {leftovers:?}"
+    );
 }
 
 #[test]
 fn relink_bad_arguments_exit_1() {
-    let o = native5().args(["relink", "--unused-filter", "7", "a", "b"]).output().unwrap();
+    let o = native5()
+        .args(["relink", "--unused-filter", "7", "a", "b"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(1));
     let o = native5().arg("relink").output().unwrap();
     assert_eq!(o.status.code(), Some(1));
