@@ -2,6 +2,7 @@
 
 mod catalogue;
 mod inspect;
+mod relink_cmd;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -34,6 +35,64 @@ enum Command {
         /// The file (ELF, or fake SELF such as eboot.bin).
         file: PathBuf,
     },
+    /// Relink a PS5 executable (and the modules in its folder) into a folder that runs
+    /// on this machine: OUTDIR/app.elf, OUTDIR/libs/, OUTDIR/app0/, OUTDIR/native5.toml.
+    Relink {
+        /// Skip the raw system call check (for debugging only).
+        #[arg(long)]
+        allow_syscalls: bool,
+        /// Unused-import filter: 0 keeps every import (the only level implemented yet).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+        unused_filter: u8,
+        /// Write OUTDIR/imports.json, classing every import.
+        #[arg(long)]
+        registry: bool,
+        /// NID catalogue for names in messages; defaults to the shared aerolib.csv.
+        #[arg(long, value_name = "FILE")]
+        nids: Option<PathBuf>,
+        /// The title's executable (eboot.bin); its folder is the title's /app0.
+        input: PathBuf,
+        /// The output folder (replaced if it is an earlier native5 output).
+        outdir: PathBuf,
+    },
+    /// Build PS5-format titles from C/C++ with the PS5-target compiler.
+    Sdk {
+        #[command(subcommand)]
+        command: SdkCommand,
+    },
+    /// Run a relinked title: OUTDIR/app.elf with ARGS; exits with the title's status.
+    Run {
+        /// The folder `native5 relink` wrote.
+        outdir: PathBuf,
+        /// Arguments for the title.
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum SdkCommand {
+    /// Compile and link SOURCES into a PS5 executable (or a .prx with --module).
+    Build {
+        /// Build a module (.prx) instead of an executable.
+        #[arg(long)]
+        module: bool,
+        /// The output file.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        /// Keep the work folder (objects, stubs, linked ELF) and print where it is.
+        #[arg(long)]
+        keep_temps: bool,
+        /// Print each compiler and linker command.
+        #[arg(short, long)]
+        verbose: bool,
+        /// C/C++/assembly sources and PS5-target objects.
+        #[arg(required = true)]
+        sources: Vec<PathBuf>,
+        /// Extra compiler flags, after `--`.
+        #[arg(last = true)]
+        cflags: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -53,6 +112,33 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Inspect { json, nids, file } => inspect::run(&file, nids.as_deref(), json),
+        Command::Relink {
+            allow_syscalls,
+            unused_filter,
+            registry,
+            nids,
+            input,
+            outdir,
+        } => relink_cmd::relink(&relink_cmd::Args {
+            allow_syscalls,
+            unused_filter,
+            registry,
+            nids,
+            input,
+            outdir,
+        }),
+        Command::Sdk {
+            command:
+                SdkCommand::Build {
+                    module,
+                    output,
+                    keep_temps,
+                    verbose,
+                    sources,
+                    cflags,
+                },
+        } => sdk_build(module, output, keep_temps, verbose, sources, cflags),
+        Command::Run { outdir, args } => return relink_cmd::run(&outdir, &args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -61,4 +147,25 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn sdk_build(
+    module: bool,
+    output: PathBuf,
+    keep_temps: bool,
+    verbose: bool,
+    sources: Vec<PathBuf>,
+    cflags: Vec<String>,
+) -> anyhow::Result<()> {
+    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut opts = sdk::BuildOptions::new(sources, &output);
+    opts.module = module;
+    opts.cflags = cflags;
+    opts.keep_temps = keep_temps;
+    opts.verbose = verbose;
+    let out = sdk::build(&opts)?;
+    println!("wrote {} ({} imports)", output.display(), out.imports.len());
+    Ok(())
 }

@@ -127,8 +127,83 @@ pub unsafe extern "sysv64" fn native5_start(
             }
         }
     }
+    // SAFETY: `block` is the initial process stack (the entry stub's contract).
+    unsafe { run_main_initializers(block) };
     entry(block, exit_callback);
     crate::libc::startup::run_exit(0)
+}
+
+/// The host loader runs every object's initializers except the main program's (glibc
+/// leaves those to `__libc_start_main`, which a relinked title never calls), so the
+/// title's DT_INIT and DT_INIT_ARRAY run here, in that order, before its entry.
+///
+/// # Safety
+/// `block` is the initial process stack: argc, argv[], NULL, envp[], NULL.
+unsafe fn run_main_initializers(block: *mut u64) {
+    type Init = extern "C" fn(i32, *const *const u8, *const *const u8);
+    // SAFETY: per the contract, argv starts after argc and envp after argv's NULL.
+    let (argc, argv, envp) = unsafe {
+        let argc = *block as usize;
+        let argv = block.add(1) as *const *const u8;
+        (argc as i32, argv, argv.add(argc + 1))
+    };
+    let Some((bias, dynamic)) = main_program_dynamic() else {
+        return;
+    };
+    let mut init = None;
+    let (mut array, mut array_len) = (0u64, 0u64);
+    let mut p = dynamic;
+    // SAFETY: the main program's PT_DYNAMIC is mapped and ends with DT_NULL.
+    unsafe {
+        while *p != 0 {
+            match *p {
+                12 => init = Some(*p.add(1)),
+                25 => array = *p.add(1),
+                27 => array_len = *p.add(1),
+                _ => {}
+            }
+            p = p.add(2);
+        }
+    }
+    if let Some(i) = init {
+        // SAFETY: DT_INIT of the title, relocated by the loader's bias.
+        let f: Init = unsafe { std::mem::transmute((bias + i) as usize) };
+        f(argc, argv, envp);
+    }
+    for k in 0..array_len / 8 {
+        // SAFETY: the array's slots were relocated by the loader; each is a function.
+        let slot = unsafe { *((bias + array + k * 8) as *const u64) };
+        if slot != 0 && slot != u64::MAX {
+            // SAFETY: a non-empty init-array slot holds a function address.
+            let f: Init = unsafe { std::mem::transmute(slot as usize) };
+            f(argc, argv, envp);
+        }
+    }
+}
+
+/// The main program's load bias and its dynamic table.
+fn main_program_dynamic() -> Option<(u64, *const u64)> {
+    unsafe extern "C" fn first(
+        info: *mut host_libc::dl_phdr_info,
+        _: usize,
+        data: *mut c_void,
+    ) -> i32 {
+        // SAFETY: the loader passes a valid info; `data` is our output slot.
+        unsafe {
+            let info = &*info;
+            for i in 0..info.dlpi_phnum as usize {
+                let ph = &*info.dlpi_phdr.add(i);
+                if ph.p_type == host_libc::PT_DYNAMIC {
+                    *(data as *mut (u64, u64)) = (info.dlpi_addr, info.dlpi_addr + ph.p_vaddr);
+                }
+            }
+        }
+        1 // the first object is the main program; stop there
+    }
+    let mut out = (0u64, 0u64);
+    // SAFETY: the callback writes only into `out`.
+    unsafe { host_libc::dl_iterate_phdr(Some(first), (&raw mut out).cast()) };
+    (out.1 != 0).then_some((out.0, out.1 as *const u64))
 }
 
 /// Called by the stub the relinker binds an import to when the runtime does not

@@ -67,3 +67,40 @@ pub unsafe extern "sysv64" fn puts(s: *const c_char) -> c_int {
     crate::guest_io::STDOUT.write(b"\n");
     1
 }
+
+#[export::nid("strcpy")]
+pub unsafe extern "sysv64" fn strcpy(dst: *mut c_char, src: *const c_char) -> *mut c_char {
+    // SAFETY: the guest's contract: `src` is NUL-terminated and `dst` has room for it.
+    unsafe {
+        let n = c_strlen(src);
+        std::ptr::copy_nonoverlapping(src, dst, n + 1);
+    }
+    dst
+}
+
+#[export::nid("strncmp")]
+pub unsafe extern "sysv64" fn strncmp(a: *const c_char, b: *const c_char, n: usize) -> c_int {
+    for i in 0..n {
+        // SAFETY: both are NUL-terminated or at least `n` bytes (the guest's contract).
+        let (x, y) = unsafe { (*a.add(i) as u8, *b.add(i) as u8) };
+        if x != y || x == 0 {
+            return x as c_int - y as c_int;
+        }
+    }
+    0
+}
+
+#[export::nid("memcmp")]
+pub unsafe extern "sysv64" fn memcmp(a: *const c_void, b: *const c_void, n: usize) -> c_int {
+    // SAFETY: the guest's contract: both ranges have `n` readable bytes.
+    let (x, y) = unsafe {
+        (
+            std::slice::from_raw_parts(a.cast::<u8>(), n),
+            std::slice::from_raw_parts(b.cast::<u8>(), n),
+        )
+    };
+    match x.iter().zip(y).find(|(p, q)| p != q) {
+        Some((p, q)) => *p as c_int - *q as c_int,
+        None => 0,
+    }
+}

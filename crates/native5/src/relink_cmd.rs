@@ -1,0 +1,69 @@
+//! `native5 relink` and `native5 run`.
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `native5 relink`.
+pub struct Args {
+    pub allow_syscalls: bool,
+    pub unused_filter: u8,
+    pub registry: bool,
+    pub nids: Option<PathBuf>,
+    pub input: PathBuf,
+    pub outdir: PathBuf,
+}
+
+/// Runs `native5 relink`.
+pub fn relink(a: &Args) -> Result<()> {
+    if a.unused_filter != 0 {
+        bail!(
+            "--unused-filter={} is not implemented yet; use 0",
+            a.unused_filter
+        );
+    }
+    let opts = relink::RelinkOptions {
+        allow_syscalls: a.allow_syscalls,
+        registry: a.registry,
+        runtime: None,
+        catalogue: crate::catalogue::load(a.nids.as_deref())?,
+    };
+    let report = relink::relink(&a.input, &a.outdir, &opts)
+        .with_context(|| format!("relinking {}", a.input.display()))?;
+    for f in &report.files {
+        println!("wrote {}", a.outdir.join(f).display());
+    }
+    println!(
+        "imports: {} bound to the runtime, {} to bundled modules, {} to abort stubs; \
+         {} instructions scanned for raw system calls",
+        report.bound_runtime,
+        report.bound_modules,
+        report.stubbed.len(),
+        report.scanned_instructions
+    );
+    for (bin, nid, name) in &report.stubbed {
+        println!(
+            "  not implemented: {bin}: {nid} {}",
+            name.as_deref().unwrap_or("(unknown name)")
+        );
+    }
+    Ok(())
+}
+
+/// Runs `native5 run`: replaces this process with OUTDIR/app.elf, so the exit status,
+/// signals and standard streams are the title's own.
+pub fn run(outdir: &Path, args: &[String]) -> ExitCode {
+    use std::os::unix::process::CommandExt;
+    let app = outdir.join("app.elf");
+    if !app.is_file() {
+        eprintln!(
+            "native5: error: {} not found; run `native5 relink INPUT {}` first",
+            app.display(),
+            outdir.display()
+        );
+        return ExitCode::from(2);
+    }
+    let err = std::process::Command::new(&app).args(args).exec();
+    eprintln!("native5: error: cannot start {}: {err}", app.display());
+    ExitCode::from(2)
+}

@@ -1,0 +1,160 @@
+//! `native5 relink` + `native5 run` on real titles: they run natively on this machine.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn native5() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_native5"))
+}
+
+fn relink(input: &Path, out: &Path) {
+    let o = native5()
+        .arg("relink")
+        .arg(input)
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "relink failed: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Runs the title until it exits or `limit` passes (then kills it); returns
+/// (exit code, stdout, stderr).
+fn run(out: &Path, limit: Duration) -> (Option<i32>, String, String) {
+    let mut child = native5()
+        .arg("run")
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            return (status.code(), reader.join().unwrap(), err);
+        }
+        if start.elapsed() > limit {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // `native5 run` execs the title, so this is the title's process.
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (None, reader.join().unwrap(), err)
+}
+
+fn shared_title(test: &str, rel: &str) -> Option<PathBuf> {
+    testkit::shared_file(test, &format!("titles/openorbis/{rel}"))
+}
+
+#[test]
+fn pthread_runs_both_threads_and_exits_0() {
+    let Some(input) = shared_title("pthread", "pthread/eboot.bin") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    relink(&input, &out);
+    let (code, stdout, stderr) = run(&out, Duration::from_secs(30));
+    assert_eq!(code, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    for who in ["A", "B"] {
+        for i in 0..10 {
+            let line = format!("Thread {who} is running: {i}");
+            assert!(
+                stdout.lines().any(|l| l.trim_end() == line),
+                "missing {line:?} in:\n{stdout}"
+            );
+        }
+    }
+}
+
+#[test]
+fn using_library_loads_its_module_and_calls_it() {
+    let Some(input) = shared_title("using_library", "using_library/eboot.bin") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    relink(&input, &out);
+    assert!(out.join("app0/sce_module/libExample.prx").is_file());
+    assert!(out.join("app0/libExample.prx").is_file());
+    // The title loops forever after printing; give it a few seconds, then kill it.
+    let (_, stdout, stderr) = run(&out, Duration::from_secs(5));
+    assert!(
+        stdout.contains("This is a print from a test library function!"),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(
+        stdout.lines().any(|l| l.starts_with("rv = 0x")),
+        "stdout:\n{stdout}"
+    );
+}
+
+#[test]
+fn bad_input_exits_2_and_leaves_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("eboot.bin");
+    std::fs::write(&input, b"\x4f\x15\x3d\x1d garbage").unwrap();
+    let out = dir.path().join("out");
+    let o = native5()
+        .arg("relink")
+        .arg(&input)
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("offset"));
+    assert!(!out.exists(), "no output folder after a failure");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".native5"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "temporary folders left: {leftovers:?}"
+    );
+}
+
+#[test]
+fn relink_bad_arguments_exit_1() {
+    let o = native5()
+        .args(["relink", "--unused-filter", "7", "a", "b"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let o = native5().arg("relink").output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+}

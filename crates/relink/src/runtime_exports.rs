@@ -1,0 +1,53 @@
+//! The set of NIDs the runtime shared object exports, read from its dynamic symbols.
+
+use crate::RelinkError;
+use sce::image::Image;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// File name of the runtime shared object.
+pub const RUNTIME_FILE: &str = "libnative5_runtime.so";
+
+/// Finds the runtime: `NATIVE5_RUNTIME`, else beside the running executable (or in its
+/// `deps/` folder, where cargo leaves it when building a dependency).
+pub fn locate() -> Result<PathBuf, RelinkError> {
+    if let Some(p) = std::env::var_os("NATIVE5_RUNTIME") {
+        return Ok(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe().map_err(|e| RelinkError::Runtime(e.to_string()))?;
+    let dir = exe.parent().unwrap_or(Path::new("."));
+    // In a cargo target folder the copy in deps/ is rebuilt with every dependent build
+    // while the one beside the binaries may be older: take the newest.
+    let newest = [
+        dir.join(RUNTIME_FILE),
+        dir.join("deps").join(RUNTIME_FILE),
+        dir.join("..").join(RUNTIME_FILE),
+        dir.join("../lib/native5").join(RUNTIME_FILE),
+    ]
+    .into_iter()
+    .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+    .max_by_key(|(t, _)| *t);
+    if let Some((_, p)) = newest {
+        return Ok(p);
+    }
+    Err(RelinkError::Runtime(format!(
+        "{RUNTIME_FILE} not found beside {} (build it with `cargo build -p runtime`, or set NATIVE5_RUNTIME)",
+        exe.display()
+    )))
+}
+
+/// NIDs the runtime exports (the `@@module` version suffix cut).
+pub fn read(path: &Path) -> Result<BTreeSet<String>, RelinkError> {
+    let data =
+        std::fs::read(path).map_err(RelinkError::io(format!("reading {}", path.display())))?;
+    let img = Image::parse(&data).map_err(|source| RelinkError::Format {
+        path: path.display().to_string(),
+        source,
+    })?;
+    Ok(img
+        .exports
+        .iter()
+        .filter_map(|e| e.plain_name.as_deref())
+        .map(|n| n.split('@').next().unwrap_or(n).to_string())
+        .collect())
+}

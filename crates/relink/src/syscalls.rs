@@ -1,0 +1,190 @@
+//! The raw system call scan.
+//!
+//! A title that issues `syscall`, `int 0x80`, `sysenter` or `sysret` itself would talk
+//! to the host kernel with FreeBSD numbers, so the relinker refuses it. The scan is a
+//! recursive descent from known code starts — the entry point, exported functions, the
+//! init/fini functions and arrays, and every FDE in `.eh_frame_hdr` — following direct
+//! branches and calls. Bytes that are only data (strings, jump tables, `.rodata` that
+//! shares the code segment in console binaries) are never decoded, so they never cause
+//! a false rejection.
+
+use iced_x86::{Code, Decoder, DecoderOptions, FlowControl, Mnemonic};
+use sce::elf::pf;
+use sce::Image;
+use std::collections::{BTreeSet, HashSet};
+
+/// A raw system call instruction found in reachable code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawSyscall {
+    /// Virtual address (image-relative) of the instruction.
+    pub address: u64,
+    /// The instruction, as text.
+    pub instruction: String,
+    /// The nearest known code start at or before it, if any.
+    pub nearest_start: Option<u64>,
+}
+
+/// Executable ranges of the image: (vaddr, file offset, length).
+fn code_ranges(img: &Image) -> Vec<(u64, u64, u64)> {
+    img.segments
+        .iter()
+        .filter(|s| s.is_loaded() && s.flags & pf::X != 0)
+        .map(|s| (s.vaddr, s.offset, s.filesz))
+        .collect()
+}
+
+fn code_at<'a>(img: &'a Image, ranges: &[(u64, u64, u64)], va: u64) -> Option<&'a [u8]> {
+    ranges.iter().find_map(|&(v, o, n)| {
+        (va >= v && va < v + n).then(|| {
+            let start = (o + (va - v)) as usize;
+            let end = ((o + n) as usize).min(img.elf.len());
+            img.elf.get(start..end).unwrap_or(&[])
+        })
+    })
+}
+
+/// Scans reachable code; returns the first raw system call, if any, and how many
+/// instructions were decoded.
+pub fn scan(img: &Image, starts: &BTreeSet<u64>) -> (Option<RawSyscall>, usize) {
+    let ranges = code_ranges(img);
+    let mut work: Vec<u64> = starts.iter().copied().collect();
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut decoded = 0;
+    while let Some(start) = work.pop() {
+        if !seen.insert(start) {
+            continue;
+        }
+        let Some(bytes) = code_at(img, &ranges, start) else {
+            continue;
+        };
+        let mut d = Decoder::with_ip(64, bytes, start, DecoderOptions::NONE);
+        while d.can_decode() {
+            let ins = d.decode();
+            if ins.is_invalid() {
+                break;
+            }
+            decoded += 1;
+            let raw = matches!(
+                ins.mnemonic(),
+                Mnemonic::Syscall | Mnemonic::Sysenter | Mnemonic::Sysret | Mnemonic::Sysexit
+            ) || (ins.code() == Code::Int_imm8 && ins.immediate8() == 0x80);
+            if raw {
+                let nearest_start = starts.range(..=ins.ip()).next_back().copied();
+                return (
+                    Some(RawSyscall {
+                        address: ins.ip(),
+                        instruction: format!("{ins}"),
+                        nearest_start,
+                    }),
+                    decoded,
+                );
+            }
+            match ins.flow_control() {
+                FlowControl::Next | FlowControl::IndirectCall | FlowControl::Interrupt => {}
+                FlowControl::Call | FlowControl::ConditionalBranch => {
+                    work.push(ins.near_branch_target());
+                }
+                FlowControl::UnconditionalBranch => {
+                    work.push(ins.near_branch_target());
+                    break;
+                }
+                FlowControl::IndirectBranch | FlowControl::Return | FlowControl::Exception => break,
+                FlowControl::XbeginXabortXend => {}
+            }
+            if ins.ip() != start && seen.contains(&ins.next_ip()) {
+                break;
+            }
+        }
+    }
+    (None, decoded)
+}
+
+/// Reads an `.eh_frame_hdr` search table and returns the FDEs' initial locations.
+pub fn eh_frame_starts(img: &Image) -> Vec<u64> {
+    let Some(seg) = img.segment(sce::elf::pt::GNU_EH_FRAME) else {
+        return Vec::new();
+    };
+    let Some(hdr) = img
+        .elf
+        .get(seg.offset as usize..(seg.offset + seg.filesz) as usize)
+    else {
+        return Vec::new();
+    };
+    if hdr.len() < 4 || hdr[0] != 1 {
+        return Vec::new();
+    }
+    let (ptr_enc, count_enc, table_enc) = (hdr[1], hdr[2], hdr[3]);
+    let base = seg.vaddr;
+    let mut pos = 4usize;
+    let Some(_) = read_encoded(hdr, &mut pos, ptr_enc, base) else {
+        return Vec::new();
+    };
+    let Some(count) = read_encoded(hdr, &mut pos, count_enc, base) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for _ in 0..count.min(1 << 20) {
+        let (Some(loc), Some(_)) = (
+            read_encoded(hdr, &mut pos, table_enc, base),
+            read_encoded(hdr, &mut pos, table_enc, base),
+        ) else {
+            break;
+        };
+        out.push(loc);
+    }
+    out
+}
+
+/// Decodes one DWARF pointer-encoded value at `hdr[*pos]`; `base` is the vaddr of `hdr`.
+fn read_encoded(hdr: &[u8], pos: &mut usize, enc: u8, base: u64) -> Option<u64> {
+    if enc == 0xff {
+        return None;
+    }
+    let at = *pos;
+    let (raw, len): (i64, usize) = match enc & 0x0f {
+        0x01 => (read_uleb(hdr, pos)? as i64, 0),
+        0x02 => (
+            u16::from_le_bytes(hdr.get(at..at + 2)?.try_into().ok()?) as i64,
+            2,
+        ),
+        0x03 => (
+            u32::from_le_bytes(hdr.get(at..at + 4)?.try_into().ok()?) as i64,
+            4,
+        ),
+        0x04 | 0x0c | 0x00 => (i64::from_le_bytes(hdr.get(at..at + 8)?.try_into().ok()?), 8),
+        0x0a => (
+            i16::from_le_bytes(hdr.get(at..at + 2)?.try_into().ok()?) as i64,
+            2,
+        ),
+        0x0b => (
+            i32::from_le_bytes(hdr.get(at..at + 4)?.try_into().ok()?) as i64,
+            4,
+        ),
+        _ => return None,
+    };
+    *pos += len;
+    let applied = match enc & 0x70 {
+        0x00 => raw,
+        0x10 => (base + at as u64) as i64 + raw,
+        0x30 => base as i64 + raw,
+        _ => return None,
+    };
+    Some(applied as u64)
+}
+
+fn read_uleb(b: &[u8], pos: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    let mut shift = 0;
+    loop {
+        let byte = *b.get(*pos)?;
+        *pos += 1;
+        v |= ((byte & 0x7f) as u64) << shift;
+        if byte & 0x80 == 0 {
+            return Some(v);
+        }
+        shift += 7;
+        if shift > 63 {
+            return None;
+        }
+    }
+}
