@@ -158,3 +158,55 @@ fn relink_bad_arguments_exit_1() {
     let o = native5().arg("relink").output().unwrap();
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// Builds a title from `tests/titles/<dir>` with the sdk; `None` (skip) without clang-19.
+fn build_title(test: &str, out_dir: &Path, dir: &str, main: &[&str], modules: &[(&str, &str)]) -> Option<PathBuf> {
+    sdk::test_toolchain(test)?;
+    let src = testkit::workspace_root().join("tests/titles").join(dir);
+    for (source, rel) in modules {
+        let mut o = sdk::BuildOptions::new([src.join(source)], out_dir.join(rel));
+        o.module = true;
+        std::fs::create_dir_all(out_dir.join(rel).parent().unwrap()).unwrap();
+        sdk::build(&o).unwrap_or_else(|e| panic!("{source}: {e}"));
+    }
+    let eboot = out_dir.join("eboot.bin");
+    sdk::build(&sdk::BuildOptions::new(main.iter().map(|m| src.join(m)), &eboot)).unwrap();
+    Some(eboot)
+}
+
+#[test]
+fn sdk_module_title_loads_its_prx_at_start_and_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let title = dir.path().join("title");
+    let Some(eboot) = build_title(
+        "module_title",
+        &title,
+        "module",
+        &["main.c"],
+        &[("libmodule.c", "sce_module/libmodule.prx")],
+    ) else {
+        return;
+    };
+    let out = dir.path().join("out");
+    relink(&eboot, &out);
+    let (code, stdout, stderr) = run(&out, Duration::from_secs(20));
+    assert_eq!(code, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert_eq!(
+        stdout,
+        "module_start ran (1)\nloaded: start result 0\nmodule_add(1, 2) = 1033\n",
+        "stderr:\n{stderr}"
+    );
+}
+
+#[test]
+fn hello_example_runs_and_exits_42() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = testkit::workspace_root().join("examples/hello/eboot.bin");
+    let out = dir.path().join("out");
+    relink(&input, &out);
+    let (code, stdout, stderr) = run(&out, Duration::from_secs(20));
+    assert_eq!(code, Some(42), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stdout.contains("hello from a PS5 title (argc=1)"), "{stdout}");
+    assert!(stdout.contains("static constructor ran: yes"), "{stdout}");
+    assert!(stdout.contains("thread_local: worker saw 105, main sees 102"), "{stdout}");
+}

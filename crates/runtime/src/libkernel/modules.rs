@@ -7,8 +7,9 @@ use super::errors::{EINVAL, ENOENT, ESRCH};
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::sync::Mutex;
 
-/// Handles of loaded modules; a module id is its index plus one.
-struct Handle(*mut c_void);
+/// Handles of loaded modules, with the host path each was opened from; a module id is
+/// its index plus one.
+struct Handle(*mut c_void, std::path::PathBuf);
 // SAFETY: dlopen handles may be used from any thread.
 unsafe impl Send for Handle {}
 
@@ -16,6 +17,12 @@ static MODULES: Mutex<Vec<Handle>> = Mutex::new(Vec::new());
 
 /// `module_start(argc, argv)`.
 type ModuleStart = extern "sysv64" fn(usize, *const c_void) -> i32;
+
+/// The id of a module already opened from `host_path`.
+pub fn find(host_path: &std::path::Path) -> Option<i32> {
+    let m = MODULES.lock().unwrap_or_else(|e| e.into_inner());
+    m.iter().position(|h| h.1 == host_path).map(|i| i as i32 + 1)
+}
 
 /// Opens a relinked module and records it; returns its id.
 pub fn open(host_path: &std::path::Path) -> Result<i32, String> {
@@ -28,7 +35,7 @@ pub fn open(host_path: &std::path::Path) -> Result<i32, String> {
         return Err(err.to_string_lossy().into_owned());
     }
     let mut m = MODULES.lock().unwrap_or_else(|e| e.into_inner());
-    m.push(Handle(h));
+    m.push(Handle(h, host_path.to_path_buf()));
     Ok(m.len() as i32)
 }
 
@@ -77,6 +84,15 @@ pub unsafe extern "sysv64" fn sce_kernel_load_start_module(
     let Some(host) = crate::start::map_guest_path(&guest) else {
         return ENOENT;
     };
+    // A module that is already loaded (such as a start module) keeps its id and is not
+    // started a second time.
+    if let Some(id) = find(&host) {
+        if !result.is_null() {
+            // SAFETY: a non-null result pointer is writable.
+            unsafe { *result = 0 };
+        }
+        return id;
+    }
     match open(&host) {
         Ok(id) => {
             let r = start(id, args, argp);
