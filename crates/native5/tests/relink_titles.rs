@@ -210,3 +210,34 @@ fn hello_example_runs_and_exits_42() {
     assert!(stdout.contains("static constructor ran: yes"), "{stdout}");
     assert!(stdout.contains("thread_local: worker saw 105, main sees 102"), "{stdout}");
 }
+
+#[test]
+fn committed_example_matches_what_the_sdk_builds_today() {
+    if sdk::test_toolchain("example_is_current").is_none() {
+        return;
+    }
+    let root = testkit::workspace_root().join("examples/hello");
+    let dir = tempfile::tempdir().unwrap();
+    let fresh = dir.path().join("eboot.bin");
+    sdk::build(&sdk::BuildOptions::new([root.join("hello.c")], &fresh)).unwrap();
+    let a = sce::Image::parse(&std::fs::read(root.join("eboot.bin")).unwrap()).unwrap();
+    let b = sce::Image::parse(&std::fs::read(&fresh).unwrap()).unwrap();
+    let imports = |i: &sce::Image| {
+        let mut v: Vec<_> = i.imports.iter().map(|x| (x.nid.clone(), x.library.clone(), x.module.clone())).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(imports(&a), imports(&b), "rebuild examples/hello/eboot.bin with `native5 sdk build`");
+    let loaded = |i: &sce::Image| -> Vec<(u64, Vec<u8>)> {
+        i.segments
+            .iter()
+            .filter(|s| s.is_loaded())
+            .map(|s| (s.vaddr, i.elf[s.offset as usize..(s.offset + s.filesz) as usize].to_vec()))
+            .collect()
+    };
+    assert!(
+        loaded(&a) == loaded(&b),
+        "examples/hello/eboot.bin differs in code or data from a fresh build; regenerate it with \
+         `native5 sdk build -o examples/hello/eboot.bin examples/hello/hello.c`"
+    );
+}
