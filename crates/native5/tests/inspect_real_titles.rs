@@ -192,3 +192,53 @@ fn bad_arguments_exit_1() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn sdk_built_title_inspects_back_with_its_imports() {
+    if sdk::test_toolchain("sdk_built_title_inspects_back").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("t.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <kernel.h>\n\
+         static void *run(void *a) { return a; }\n\
+         int main(void) { ScePthread t; void *p = malloc(8); printf(\"%p\\n\", p);\n\
+         return scePthreadCreate(&t, NULL, run, p, \"t\"); }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("eboot.bin");
+    let b = Command::new(env!("CARGO_BIN_EXE_native5"))
+        .args(["sdk", "build", "-o"])
+        .arg(&out)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    let o = Command::new(env!("CARGO_BIN_EXE_native5"))
+        .args(["inspect", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let find = |n: &str| {
+        v["imports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["nid"] == sce::nid_of(n))
+            .map(|i| {
+                (
+                    i["module"].as_str().unwrap().to_string(),
+                    i["library"].as_str().unwrap().to_string(),
+                )
+            })
+    };
+    assert_eq!(find("printf"), Some(("libc".into(), "libc".into())));
+    assert_eq!(find("malloc"), Some(("libc".into(), "libc".into())));
+    assert_eq!(
+        find("scePthreadCreate"),
+        Some(("libkernel".into(), "libkernel".into()))
+    );
+}

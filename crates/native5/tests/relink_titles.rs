@@ -160,7 +160,13 @@ fn relink_bad_arguments_exit_1() {
 }
 
 /// Builds a title from `tests/titles/<dir>` with the sdk; `None` (skip) without clang-19.
-fn build_title(test: &str, out_dir: &Path, dir: &str, main: &[&str], modules: &[(&str, &str)]) -> Option<PathBuf> {
+fn build_title(
+    test: &str,
+    out_dir: &Path,
+    dir: &str,
+    main: &[&str],
+    modules: &[(&str, &str)],
+) -> Option<PathBuf> {
     sdk::test_toolchain(test)?;
     let src = testkit::workspace_root().join("tests/titles").join(dir);
     for (source, rel) in modules {
@@ -170,7 +176,11 @@ fn build_title(test: &str, out_dir: &Path, dir: &str, main: &[&str], modules: &[
         sdk::build(&o).unwrap_or_else(|e| panic!("{source}: {e}"));
     }
     let eboot = out_dir.join("eboot.bin");
-    sdk::build(&sdk::BuildOptions::new(main.iter().map(|m| src.join(m)), &eboot)).unwrap();
+    sdk::build(&sdk::BuildOptions::new(
+        main.iter().map(|m| src.join(m)),
+        &eboot,
+    ))
+    .unwrap();
     Some(eboot)
 }
 
@@ -192,8 +202,7 @@ fn sdk_module_title_loads_its_prx_at_start_and_by_name() {
     let (code, stdout, stderr) = run(&out, Duration::from_secs(20));
     assert_eq!(code, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
     assert_eq!(
-        stdout,
-        "module_start ran (1)\nloaded: start result 0\nmodule_add(1, 2) = 1033\n",
+        stdout, "module_start ran (1)\nloaded: start result 0\nmodule_add(1, 2) = 1033\n",
         "stderr:\n{stderr}"
     );
 }
@@ -206,9 +215,15 @@ fn hello_example_runs_and_exits_42() {
     relink(&input, &out);
     let (code, stdout, stderr) = run(&out, Duration::from_secs(20));
     assert_eq!(code, Some(42), "stdout:\n{stdout}\nstderr:\n{stderr}");
-    assert!(stdout.contains("hello from a PS5 title (argc=1)"), "{stdout}");
+    assert!(
+        stdout.contains("hello from a PS5 title (argc=1)"),
+        "{stdout}"
+    );
     assert!(stdout.contains("static constructor ran: yes"), "{stdout}");
-    assert!(stdout.contains("thread_local: worker saw 105, main sees 102"), "{stdout}");
+    assert!(
+        stdout.contains("thread_local: worker saw 105, main sees 102"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -223,16 +238,29 @@ fn committed_example_matches_what_the_sdk_builds_today() {
     let a = sce::Image::parse(&std::fs::read(root.join("eboot.bin")).unwrap()).unwrap();
     let b = sce::Image::parse(&std::fs::read(&fresh).unwrap()).unwrap();
     let imports = |i: &sce::Image| {
-        let mut v: Vec<_> = i.imports.iter().map(|x| (x.nid.clone(), x.library.clone(), x.module.clone())).collect();
+        let mut v: Vec<_> = i
+            .imports
+            .iter()
+            .map(|x| (x.nid.clone(), x.library.clone(), x.module.clone()))
+            .collect();
         v.sort();
         v
     };
-    assert_eq!(imports(&a), imports(&b), "rebuild examples/hello/eboot.bin with `native5 sdk build`");
+    assert_eq!(
+        imports(&a),
+        imports(&b),
+        "rebuild examples/hello/eboot.bin with `native5 sdk build`"
+    );
     let loaded = |i: &sce::Image| -> Vec<(u64, Vec<u8>)> {
         i.segments
             .iter()
             .filter(|s| s.is_loaded())
-            .map(|s| (s.vaddr, i.elf[s.offset as usize..(s.offset + s.filesz) as usize].to_vec()))
+            .map(|s| {
+                (
+                    s.vaddr,
+                    i.elf[s.offset as usize..(s.offset + s.filesz) as usize].to_vec(),
+                )
+            })
             .collect()
     };
     assert!(

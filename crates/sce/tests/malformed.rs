@@ -83,3 +83,22 @@ fn errors_name_offset_and_field() {
     let e = Image::parse(b"MZ").unwrap_err().to_string();
     assert!(e.contains("offset 0x0"), "{e}");
 }
+
+#[test]
+fn ps5_self_magic_unwraps_the_same_elf() {
+    let Some(data) = titles().into_iter().next() else {
+        return;
+    };
+    if data[..4] != [0x4F, 0x15, 0x3D, 0x1D] {
+        return;
+    }
+    let mut d = data.clone();
+    d[..4].copy_from_slice(&[0x54, 0x14, 0xF5, 0xEE]);
+    let a = Image::parse(&data).unwrap();
+    let b = Image::parse(&d).unwrap();
+    assert_eq!(a.elf, b.elf);
+    match b.container {
+        sce::Container::FakeSelf(h) => assert_eq!(h.kind, sce::self_file::SelfKind::Ps5),
+        other => panic!("{other:?}"),
+    }
+}

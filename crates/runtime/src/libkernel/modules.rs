@@ -21,7 +21,9 @@ type ModuleStart = extern "sysv64" fn(usize, *const c_void) -> i32;
 /// The id of a module already opened from `host_path`.
 pub fn find(host_path: &std::path::Path) -> Option<i32> {
     let m = MODULES.lock().unwrap_or_else(|e| e.into_inner());
-    m.iter().position(|h| h.1 == host_path).map(|i| i as i32 + 1)
+    m.iter()
+        .position(|h| h.1 == host_path)
+        .map(|i| i as i32 + 1)
 }
 
 /// Opens a relinked module and records it; returns its id.
