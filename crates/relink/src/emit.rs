@@ -53,12 +53,36 @@ pub struct EmitPlan<'a> {
     pub names: BTreeMap<String, String>,
 }
 
-/// The emitted file and what went into it.
+/// The emitted file and what went into it: the image's bytes with a new ELF header,
+/// then zero padding to `block_offset`, then the appended block.
 pub struct Emitted {
-    /// The ELF bytes.
-    pub bytes: Vec<u8>,
+    /// The rewritten ELF header.
+    pub header: [u8; 64],
+    /// File offset of the appended block.
+    pub block_offset: u64,
+    /// The appended block: code, padding, data.
+    pub block: Vec<u8>,
     /// Imports bound to abort stubs (NIDs).
     pub stubbed: Vec<String>,
+}
+
+impl Emitted {
+    /// Writes the whole file without assembling it in memory first.
+    pub fn write_to(&self, img: &Image, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        w.write_all(&self.header)?;
+        w.write_all(&img.elf[64..])?;
+        let pad = self.block_offset as usize - img.elf.len();
+        w.write_all(&vec![0u8; pad])?;
+        w.write_all(&self.block)
+    }
+
+    /// The whole file in memory.
+    pub fn to_bytes(&self, img: &Image) -> Vec<u8> {
+        let mut v = Vec::with_capacity(self.block_offset as usize + self.block.len());
+        self.write_to(img, &mut v)
+            .expect("writing to a Vec cannot fail");
+        v
+    }
 }
 
 const PAGE: u64 = 0x4000;
@@ -552,12 +576,12 @@ pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
         put(&mut data, mo, m);
     }
 
-    // The file: the image, the code block, the data block.
-    let mut out = img.elf.clone();
-    out.resize(block_off as usize, 0);
-    out.extend_from_slice(&code);
-    out.resize(data_off as usize, 0);
-    out.extend_from_slice(&data);
+    // The block: code, padding to the data page, data.
+    let mut block = code;
+    block.resize((data_off - block_off) as usize, 0);
+    block.extend_from_slice(&data);
+    let mut out = [0u8; 64];
+    out.copy_from_slice(&img.elf[..64]);
     out[7] = 0; // EI_OSABI: System V, which the host loader requires.
     out[8] = 0;
     out[16..18].copy_from_slice(&3u16.to_le_bytes()); // ET_DYN
@@ -570,7 +594,9 @@ pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
     out[58..60].copy_from_slice(&64u16.to_le_bytes());
     out[60..64].copy_from_slice(&[0; 4]);
     Ok(Emitted {
-        bytes: out,
+        header: out,
+        block_offset: block_off,
+        block,
         stubbed: missing
             .iter()
             .map(|&i| host_name(&img.symbols[i]))

@@ -157,97 +157,100 @@ pub fn relink(
     let mut report = RelinkReport::default();
     let mut registry = Vec::new();
 
-    let mut convert =
-        |img: &Image, kind: Kind, label: &str, depth: usize| -> Result<Vec<u8>, RelinkError> {
-            if !opts.allow_syscalls {
-                let (found, n) = analyze::scan_syscalls(img);
-                report.scanned_instructions += n;
-                if let Some(s) = found {
-                    return Err(RelinkError::RawSyscall {
-                        path: label.to_string(),
-                        address: s.address,
-                        instruction: s.instruction,
-                        near: s
-                            .nearest_start
-                            .map(|a| format!(", in the function at {a:#x}"))
-                            .unwrap_or_default(),
-                    });
-                }
-            }
-            let mut bindings = BTreeMap::new();
-            let mut needed = vec![RUNTIME_FILE.to_string()];
-            let mut names = BTreeMap::new();
-            for imp in &img.imports {
-                let module = imp.module.clone();
-                let b = match module.as_ref().and_then(|m| provided.get(m)) {
-                    Some((file, exports)) if exports.contains(&imp.nid) => {
-                        if !needed.contains(file) {
-                            needed.push(file.clone());
-                        }
-                        report.bound_modules += 1;
-                        Binding::Module(file.clone())
-                    }
-                    _ if runtime.contains(&imp.nid) => {
-                        report.bound_runtime += 1;
-                        Binding::Runtime
-                    }
-                    _ => Binding::Missing,
-                };
-                let name = opts.catalogue.name(&imp.nid).map(str::to_string);
-                if let Some(n) = &name {
-                    names.insert(imp.nid.clone(), n.clone());
-                }
-                registry.push(RegistryEntry {
-                    binary: label.to_string(),
-                    nid: imp.nid.clone(),
-                    name: name.clone(),
-                    module: imp.module.clone(),
-                    library: imp.library.clone(),
-                    class: match b {
-                        Binding::Runtime => "implemented",
-                        Binding::Module(_) => "module",
-                        Binding::Missing => "absent",
-                    },
+    let mut convert = |img: &Image,
+                       kind: Kind,
+                       label: &str,
+                       depth: usize|
+     -> Result<emit::Emitted, RelinkError> {
+        if !opts.allow_syscalls {
+            let (found, n) = analyze::scan_syscalls(img);
+            report.scanned_instructions += n;
+            if let Some(s) = found {
+                return Err(RelinkError::RawSyscall {
+                    path: label.to_string(),
+                    address: s.address,
+                    instruction: s.instruction,
+                    near: s
+                        .nearest_start
+                        .map(|a| format!(", in the function at {a:#x}"))
+                        .unwrap_or_default(),
                 });
-                if b == Binding::Missing {
-                    report
-                        .stubbed
-                        .push((label.to_string(), imp.nid.clone(), name));
-                }
-                bindings.insert(imp.symbol, b);
             }
-            let up = "../".repeat(depth);
-            let runpath = match kind {
-                Kind::Executable => "$ORIGIN/libs:$ORIGIN/app0/sce_module".to_string(),
-                Kind::Module => format!("$ORIGIN/{up}libs:$ORIGIN:$ORIGIN/{up}app0/sce_module"),
+        }
+        let mut bindings = BTreeMap::new();
+        let mut needed = vec![RUNTIME_FILE.to_string()];
+        let mut names = BTreeMap::new();
+        for imp in &img.imports {
+            let module = imp.module.clone();
+            let b = match module.as_ref().and_then(|m| provided.get(m)) {
+                Some((file, exports)) if exports.contains(&imp.nid) => {
+                    if !needed.contains(file) {
+                        needed.push(file.clone());
+                    }
+                    report.bound_modules += 1;
+                    Binding::Module(file.clone())
+                }
+                _ if runtime.contains(&imp.nid) => {
+                    report.bound_runtime += 1;
+                    Binding::Runtime
+                }
+                _ => Binding::Missing,
             };
-            let soname = (kind == Kind::Module).then(|| {
-                Path::new(label)
-                    .file_name()
-                    .map(|f| f.to_string_lossy().into_owned())
-                    .unwrap_or_default()
+            let name = opts.catalogue.name(&imp.nid).map(str::to_string);
+            if let Some(n) = &name {
+                names.insert(imp.nid.clone(), n.clone());
+            }
+            registry.push(RegistryEntry {
+                binary: label.to_string(),
+                nid: imp.nid.clone(),
+                name: name.clone(),
+                module: imp.module.clone(),
+                library: imp.library.clone(),
+                class: match b {
+                    Binding::Runtime => "implemented",
+                    Binding::Module(_) => "module",
+                    Binding::Missing => "absent",
+                },
             });
-            let plan = EmitPlan {
-                img,
-                kind,
-                needed,
-                runpath,
-                soname,
-                bindings,
-                names,
-            };
-            Ok(emit::emit(&plan)?.bytes)
+            if b == Binding::Missing {
+                report
+                    .stubbed
+                    .push((label.to_string(), imp.nid.clone(), name));
+            }
+            bindings.insert(imp.symbol, b);
+        }
+        let up = "../".repeat(depth);
+        let runpath = match kind {
+            Kind::Executable => "$ORIGIN/libs:$ORIGIN/app0/sce_module".to_string(),
+            Kind::Module => format!("$ORIGIN/{up}libs:$ORIGIN:$ORIGIN/{up}app0/sce_module"),
         };
+        let soname = (kind == Kind::Module).then(|| {
+            Path::new(label)
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        let plan = EmitPlan {
+            img,
+            kind,
+            needed,
+            runpath,
+            soname,
+            bindings,
+            names,
+        };
+        emit::emit(&plan)
+    };
 
     let app = convert(&exe, Kind::Executable, "app.elf", 0)?;
-    write_file(tmp.path(), "app.elf", &app, true)?;
+    write_emitted(tmp.path(), "app.elf", &exe, &app, true)?;
     report.files.push("app.elf".into());
     for m in &modules {
         let rel = Path::new("app0").join(&m.rel);
         let label = rel.to_string_lossy().into_owned();
         let depth = rel.components().count() - 1;
-        let bytes = convert(&m.img, Kind::Module, &label, depth)?;
-        write_file(tmp.path(), &label, &bytes, false)?;
+        let emitted = convert(&m.img, Kind::Module, &label, depth)?;
+        write_emitted(tmp.path(), &label, &m.img, &emitted, false)?;
         report.modules.push(label.clone());
         report.files.push(label);
     }
@@ -294,6 +297,32 @@ pub fn relink(
     }
     install(tmp, outdir)?;
     Ok(report)
+}
+
+fn write_emitted(
+    root: &Path,
+    rel: &str,
+    img: &Image,
+    e: &emit::Emitted,
+    executable: bool,
+) -> Result<(), RelinkError> {
+    let path = root.join(rel);
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).map_err(RelinkError::io(format!("creating {}", p.display())))?;
+    }
+    let file = std::fs::File::create(&path)
+        .map_err(RelinkError::io(format!("writing {}", path.display())))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    e.write_to(img, &mut w)
+        .and_then(|()| std::io::Write::flush(&mut w))
+        .map_err(RelinkError::io(format!("writing {}", path.display())))?;
+    drop(w);
+    if executable {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+            .map_err(RelinkError::io(format!("chmod {}", path.display())))?;
+    }
+    Ok(())
 }
 
 fn write_file(root: &Path, rel: &str, bytes: &[u8], executable: bool) -> Result<(), RelinkError> {

@@ -11,7 +11,7 @@
 use iced_x86::{Code, Decoder, DecoderOptions, FlowControl, Mnemonic};
 use sce::elf::pf;
 use sce::Image;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
 /// A raw system call instruction found in reachable code.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,17 +43,64 @@ fn code_at<'a>(img: &'a Image, ranges: &[(u64, u64, u64)], va: u64) -> Option<&'
     })
 }
 
+/// True when the executable bytes hold a byte pair that begins a raw system call
+/// (`0F 05` syscall, `0F 34` sysenter, `0F 07` sysret, `0F 35` sysexit, `CD 80`).
+/// Without one, no decoding can find one, so the descent is skipped: same answer,
+/// a fraction of the time.
+fn has_candidate(img: &Image, ranges: &[(u64, u64, u64)]) -> bool {
+    ranges.iter().any(|&(_, o, n)| {
+        let end = ((o + n) as usize).min(img.elf.len());
+        let code = img.elf.get(o as usize..end).unwrap_or(&[]);
+        memchr::memchr2_iter(0x0f, 0xcd, code).any(|i| {
+            matches!(
+                (code[i], code.get(i + 1)),
+                (0x0f, Some(0x05 | 0x34 | 0x07 | 0x35)) | (0xcd, Some(0x80))
+            )
+        })
+    })
+}
+
+/// One bit per code byte: instruction starts already decoded.
+struct Visited {
+    ranges: Vec<(u64, u64, Vec<u64>)>,
+}
+
+impl Visited {
+    fn new(ranges: &[(u64, u64, u64)]) -> Self {
+        Visited {
+            ranges: ranges
+                .iter()
+                .map(|&(v, _, n)| (v, n, vec![0u64; (n as usize).div_ceil(64)]))
+                .collect(),
+        }
+    }
+
+    /// Marks `va`; returns false if it was marked already (or is outside the code).
+    fn insert(&mut self, va: u64) -> bool {
+        for (v, n, bits) in &mut self.ranges {
+            if va >= *v && va < *v + *n {
+                let i = (va - *v) as usize;
+                let (w, b) = (i / 64, 1u64 << (i % 64));
+                let fresh = bits[w] & b == 0;
+                bits[w] |= b;
+                return fresh;
+            }
+        }
+        false
+    }
+}
+
 /// Scans reachable code; returns the first raw system call, if any, and how many
 /// instructions were decoded.
 pub fn scan(img: &Image, starts: &BTreeSet<u64>) -> (Option<RawSyscall>, usize) {
     let ranges = code_ranges(img);
+    if !has_candidate(img, &ranges) {
+        return (None, 0);
+    }
     let mut work: Vec<u64> = starts.iter().copied().collect();
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut seen = Visited::new(&ranges);
     let mut decoded = 0;
     while let Some(start) = work.pop() {
-        if !seen.insert(start) {
-            continue;
-        }
         let Some(bytes) = code_at(img, &ranges, start) else {
             continue;
         };
@@ -61,6 +108,10 @@ pub fn scan(img: &Image, starts: &BTreeSet<u64>) -> (Option<RawSyscall>, usize) 
         while d.can_decode() {
             let ins = d.decode();
             if ins.is_invalid() {
+                break;
+            }
+            // Stop where an earlier path already decoded from this instruction on.
+            if !seen.insert(ins.ip()) {
                 break;
             }
             decoded += 1;
@@ -90,9 +141,6 @@ pub fn scan(img: &Image, starts: &BTreeSet<u64>) -> (Option<RawSyscall>, usize) 
                 }
                 FlowControl::IndirectBranch | FlowControl::Return | FlowControl::Exception => break,
                 FlowControl::XbeginXabortXend => {}
-            }
-            if ins.ip() != start && seen.contains(&ins.next_ip()) {
-                break;
             }
         }
     }

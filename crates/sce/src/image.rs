@@ -292,6 +292,14 @@ impl Image {
         Self::parse_elf(container, elf)
     }
 
+    /// Parses a SELF or ELF file it may keep, saving a copy of a large plain ELF.
+    pub fn parse_owned(data: Vec<u8>) -> Result<Image> {
+        if self_file::detect(&data).is_some() {
+            return Self::parse(&data);
+        }
+        Self::parse_elf(Container::Elf, data)
+    }
+
     fn parse_elf(container: Container, elf: Vec<u8>) -> Result<Image> {
         let b = Bytes::new(&elf);
         let header = FileHeader::parse(b)?;

@@ -28,6 +28,6 @@ fuzz_target!(|data: &[u8]| {
     };
     if let Ok(out) = emit(&plan) {
         // The output must itself be a well-formed ELF.
-        sce::Image::parse(&out.bytes).expect("emitted ELF parses");
+        sce::Image::parse(&out.to_bytes(&img)).expect("emitted ELF parses");
     }
 });
