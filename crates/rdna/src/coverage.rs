@@ -1,0 +1,1 @@
+//! ISA coverage report (filled in below).
