@@ -92,7 +92,7 @@ fn main() {
                     .unwrap_or_else(|_| {
                         a.text.split_whitespace().next().unwrap_or("?").to_string()
                     });
-                let key = format!("{enc}");
+                let key = enc;
                 if let Some(o) = &only {
                     if &key != o {
                         continue;

@@ -275,7 +275,7 @@ const ENCS: &[Enc] = &[
         words: 2,
         prefix: 0x38 << 26,
         op_lo: 18,
-        op_bits: 7,
+        op_bits: 8,
         prefix_mask: 0xfc00_0000,
         fields: &[
             f("offset", 0, 12, 4),
@@ -496,6 +496,9 @@ fn parse_reg(tok: &str) -> Option<(char, u32, u32)> {
     Some((file, n, 1))
 }
 
+/// Per mnemonic: opcode number on gfx1013, on gfx1030, and its facts.
+type Row = (Option<u32>, Option<u32>, Vec<String>);
+
 struct Probe {
     mnemonic: String,
     base: u64,
@@ -513,7 +516,7 @@ fn main() {
     .unwrap();
     for enc in ENCS {
         eprintln!("sweeping {}", enc.name);
-        let mut by_mn: BTreeMap<String, (Option<u32>, Option<u32>, Vec<String>)> = BTreeMap::new();
+        let mut by_mn: BTreeMap<String, Row> = BTreeMap::new();
         for target in [Target::Gfx1013, Target::Gfx1030] {
             let probes = sweep(enc, target);
             let infos = analyse_all(enc, target, &probes);
@@ -627,6 +630,13 @@ fn requests(enc: &Enc, p: &Probe) -> (Vec<Vec<u8>>, Vec<u32>) {
         }
         bufs.push(bytes_of(p.base ^ bit, enc.words, &TAIL));
         which.push(b);
+    }
+    if matches!(enc.name, "VOP1" | "VOP2" | "VOPC") {
+        // Which extended forms LLVM accepts for this opcode.
+        let w = p.base & !0x1ff;
+        bufs.push(bytes_of(w | 0xfa, 1, &[0xff00_00e4, 0x1234_5678, 0]));
+        bufs.push(bytes_of(w | 0xe9, 1, &[0x00fa_c688, 0x1234_5678, 0]));
+        bufs.push(bytes_of(w | 0xf9, 1, &[0x0606_0600, 0x1234_5678, 0]));
     }
     if enc.name == "SOPP" || enc.name == "SOPK" {
         for v in SIMM_PROBES {
@@ -750,6 +760,16 @@ fn analyse(
         }
     }
     k += which.len();
+    if matches!(enc.name, "VOP1" | "VOP2" | "VOPC") {
+        let ok: Vec<&str> = ["dpp16", "dpp8", "sdwa"]
+            .iter()
+            .zip(&ans[k..k + 3])
+            .filter(|(_, a)| a.len > 0)
+            .map(|(n, _)| *n)
+            .collect();
+        info.push(format!("forms={}", ok.join("+")));
+        k += 3;
+    }
     info.push(format!("fixed={fixed:#x}"));
     info.push(format!("shown={shown:#x}"));
     if k < ans.len() {

@@ -206,7 +206,7 @@ pub(crate) fn opcode_number(enc: Encoding, w: u32, w1: u32) -> u16 {
         Encoding::Vop3p => (w >> 16) & 0x7f,
         Encoding::Vintrp => (w >> 16) & 3,
         Encoding::Ds => (w >> 18) & 0xff,
-        Encoding::Mubuf => (w >> 18) & 0x7f,
+        Encoding::Mubuf => (w >> 18) & 0xff,
         Encoding::Mtbuf => ((w >> 16) & 7) | (((w1 >> 21) & 1) << 3),
         Encoding::Mimg => ((w >> 18) & 0x7f) | ((w & 1) << 7),
         Encoding::Flat | Encoding::Global | Encoding::Scratch => (w >> 18) & 0x7f,

@@ -188,10 +188,16 @@ impl Ctx<'_> {
         }
         match class {
             ConstClass::VgprLow8 => return self.vreg(v & 0xff, count, role),
-            ConstClass::RegOnly
-                if (128..=254).contains(&v) && !(235..=239).contains(&v) && v < 251 =>
-            {
-                return Err(inv("register-only operand"));
+            // LLVM decodes a constant in a register-only operand and prints
+            // a placeholder instead of rejecting the word.
+            ConstClass::RegOnly if (128..=208).contains(&v) || (240..=248).contains(&v) => {
+                self.operands.push((role, Operand::Imm(v as i64)));
+                return Ok("/*invalid immediate*/".into());
+            }
+            ConstClass::RegOnly if v == 255 => {
+                let l = self.take_literal()?;
+                self.operands.push((role, Operand::Literal(l)));
+                return Ok("/*invalid immediate*/".into());
             }
             _ => {}
         }
@@ -211,9 +217,6 @@ impl Ctx<'_> {
                 Ok(inline_float(v, class).to_string())
             }
             255 => {
-                if class == ConstClass::RegOnly {
-                    return Err(inv("literal in register-only operand"));
-                }
                 let l = self.take_literal()?;
                 self.operands.push((role, Operand::Literal(l)));
                 Ok(literal_text(l, class))
@@ -555,6 +558,12 @@ fn spec_text(c: &mut Ctx, info: &OpInfo, s: &Spec) -> R<String> {
                     v
                 };
                 c.src(v, n, class.unwrap_or(ConstClass::B32), field)
+            } else if *file == 's'
+                && bits == 8
+                && matches!(info.enc, Encoding::Vop1 | Encoding::Vop3 | Encoding::Vop3p)
+            {
+                // An 8-bit scalar destination is decoded like a source.
+                c.src(v, n, ConstClass::RegOnly, field)
             } else if *file == 'v' || *field == "vsrc1" {
                 c.vreg(v, n, field)
             } else {
@@ -701,8 +710,8 @@ fn vop3p(c: &mut Ctx, info: &OpInfo) -> R<String> {
     Ok(text)
 }
 
-fn dpp_ctrl(ctrl: u32) -> R<String> {
-    Ok(match ctrl {
+fn dpp_ctrl(ctrl: u32) -> String {
+    match ctrl {
         0x000..=0x0ff => format!(
             "quad_perm:[{},{},{},{}]",
             ctrl & 3,
@@ -713,23 +722,22 @@ fn dpp_ctrl(ctrl: u32) -> R<String> {
         0x101..=0x10f => format!("row_shl:{}", ctrl & 0xf),
         0x111..=0x11f => format!("row_shr:{}", ctrl & 0xf),
         0x121..=0x12f => format!("row_ror:{}", ctrl & 0xf),
+        0x130 => "/* wave_shl is not supported starting from GFX10 */".into(),
+        0x134 => "/* wave_rol is not supported starting from GFX10 */".into(),
+        0x138 => "/* wave_shr is not supported starting from GFX10 */".into(),
+        0x13c => "/* wave_ror is not supported starting from GFX10 */".into(),
         0x140 => "row_mirror".into(),
         0x141 => "row_half_mirror".into(),
+        0x142 | 0x143 => "/* row_bcast is not supported starting from GFX10 */".into(),
         0x150..=0x15f => format!("row_share:{}", ctrl & 0xf),
         0x160..=0x16f => format!("row_xmask:{}", ctrl & 0xf),
-        _ => return Err(inv("dpp_ctrl")),
-    })
+        _ => "/* Invalid dpp_ctrl value */".into(),
+    }
 }
 
 /// True when the opcode's sources take float modifiers (neg/abs).
 fn float_srcs(info: &OpInfo) -> bool {
-    info.ops.iter().any(|s| {
-        matches!(s, Spec::Field { field, class: Some(k), .. }
-            if field.starts_with("src") && matches!(k, ConstClass::B32 | ConstClass::F16 | ConstClass::B64))
-    }) && {
-        let m = info.mnemonic;
-        m.contains("_f16") || m.contains("_f32") || m.contains("_f64") || m.contains("mac_") || m.contains("mad")
-    }
+    info.float_mods
 }
 
 fn dpp(c: &mut Ctx, info: &OpInfo, dpp8: bool) -> R<String> {
@@ -739,8 +747,14 @@ fn dpp(c: &mut Ctx, info: &OpInfo, dpp8: bool) -> R<String> {
     })?;
     c.len = 8;
     c.w |= (w1 as u64) << 32;
+    if !info.forms[if dpp8 { 1 } else { 0 }] {
+        return Err(inv("no DPP form"));
+    }
     let mn = format!("{}_dpp", base_name(info.mnemonic));
     let fl = float_srcs(info);
+    if !dpp8 && !fl && w1 & (0xf << 20) != 0 {
+        return Err(inv("DPP modifiers on integer operands"));
+    }
     let mut out = Vec::new();
     for s in &info.ops {
         let t = match s {
@@ -780,7 +794,7 @@ fn dpp(c: &mut Ctx, info: &OpInfo, dpp8: bool) -> R<String> {
     } else {
         let ctrl = (w1 >> 8) & 0x1ff;
         text.push(' ');
-        text.push_str(&dpp_ctrl(ctrl)?);
+        text.push_str(&dpp_ctrl(ctrl));
         text.push_str(&format!(
             " row_mask:{:#x} bank_mask:{:#x}",
             w1 >> 28,
@@ -815,8 +829,16 @@ fn sdwa(c: &mut Ctx, info: &OpInfo) -> R<String> {
         have: c.bytes.len(),
     })?;
     c.len = 8;
+    if !info.forms[2] {
+        return Err(inv("no SDWA form"));
+    }
     let mn = format!("{}_sdwa", base_name(info.mnemonic));
     let fl = float_srcs(info);
+    let sext_bits = (1 << 19) | (1 << 27);
+    let fmod_bits = (3 << 20) | (3 << 28);
+    if (fl && w1 & sext_bits != 0) || (!fl && w1 & fmod_bits != 0) {
+        return Err(inv("SDWA modifiers of the wrong kind"));
+    }
     let vopc = info.enc == Encoding::Vopc;
     let mut out = Vec::new();
     let mods_of = |t: String, sext: bool, neg: bool, abs: bool| -> String {
@@ -1076,6 +1098,29 @@ fn smem(c: &mut Ctx, info: &OpInfo) -> R<String> {
                 let n = size.regs(c.wave64);
                 c.sreg(c.field(0, 6) * 2, n, "sbase")?
             }
+            Spec::Field {
+                field: "sdata",
+                size,
+                ..
+            } if info.mnemonic.contains("atomic") && c.bit(16) => {
+                // The returning atomic decodes sdata twice (destination and
+                // tied source), so LLVM repeats its alignment warning.
+                let n = size.regs(c.wave64);
+                let t = c.sreg(c.field(6, 7), n, "sdata")?;
+                let w = c.warnings.clone();
+                c.warnings.push_str(&w);
+                t
+            }
+            Spec::Text(a, _) if a == "8" => {
+                // s_atc_probe*: the sdata field is a probe-mode immediate.
+                let v = c.field(6, 7);
+                c.operands.push(("sdata", Operand::Imm(v as i64)));
+                if v <= 64 {
+                    v.to_string()
+                } else {
+                    format!("{v:#x}")
+                }
+            }
             Spec::Text(a, _) if a == "0x10" => {
                 if soff != 0x7d {
                     c.sreg(soff, 1, "soffset")?
@@ -1239,7 +1284,7 @@ fn buf_format(f: u32) -> String {
         "BUF_FMT_32_32_32_32_FLOAT",
     ];
     match NAMES.get(f as usize) {
-        Some(n) if f != 0 => format!("format:[{n}]"),
+        Some(n) => format!("format:[{n}]"),
         _ => format!("format:{f}"),
     }
 }
@@ -1313,6 +1358,10 @@ fn mubuf(c: &mut Ctx, info: &OpInfo) -> R<String> {
         .chain(lds)
         .chain(&[(55, "tfe")])
     {
+        // With lds set the LLVM form has no tfe operand.
+        if *b == 55 && info.enc == Encoding::Mubuf && c.bit(16) && info.shown & (1 << 16) != 0 {
+            continue;
+        }
         if c.bit(*b) && info.shown & (1u64 << b) != 0 {
             mods.push(n.to_string());
         }
@@ -1325,41 +1374,86 @@ fn mubuf(c: &mut Ctx, info: &OpInfo) -> R<String> {
     Ok(text)
 }
 
+/// The address dwords an image instruction reads, as LLVM 14 computes them
+/// from the opcode's arguments, the dimension and a16.
+fn mimg_addr_size(mn: &str, dim: u32, a16: bool, target: Target) -> u32 {
+    let toks: Vec<&str> = mn.split('_').skip(1).collect();
+    let has = |t: &str| toks.contains(&t);
+    const COORDS: [u32; 8] = [1, 2, 3, 3, 2, 3, 3, 4];
+    const GRADS: [u32; 8] = [2, 4, 6, 4, 2, 4, 4, 4];
+    let resinfo = has("resinfo");
+    let extra = has("o") as u32 + has("b") as u32 + has("c") as u32;
+    let lcm = (has("l") || has("cl") || has("mip") || resinfo) as u32;
+    let coords = if resinfo { 0 } else { COORDS[dim as usize] };
+    let comps = coords + lcm;
+    let mut words = extra + if a16 { comps.div_ceil(2) } else { comps };
+    if has("d") || has("cd") {
+        let g16_supported = target == Target::Gfx1030;
+        let g = GRADS[dim as usize];
+        if (a16 && !g16_supported) || has("g16") {
+            words += (g / 2).div_ceil(2) * 2;
+        } else {
+            words += g;
+        }
+    }
+    words
+}
+
 fn mimg(c: &mut Ctx, info: &OpInfo) -> R<String> {
     let nsa = c.field(1, 2);
     let dmask = c.field(8, 4);
     let dim = c.field(3, 3);
+    let a16 = c.bit(62);
+    let mn = info.mnemonic;
+    let mut addr = mimg_addr_size(mn, dim, a16, c.target);
+    let atomic = mn.contains("atomic");
+    let mut data: u8 = 0;
+    for s in &info.ops {
+        if let Spec::Field {
+            field: "vdata",
+            size,
+            ..
+        } = s
+        {
+            let base = size.regs(c.wave64);
+            let mut n = if mn.contains("gather4") {
+                4
+            } else if atomic {
+                base
+            } else {
+                dmask.count_ones().max(1) as u8
+            };
+            if c.bit(63) && !atomic {
+                n = n.div_ceil(2);
+            }
+            if c.bit(16) {
+                n += 1;
+            }
+            if mn.contains("gather4") && c.bit(63) {
+                // No packed-d16 gather4 variant exists in LLVM 14: it keeps
+                // the four-register form.
+                n = 4;
+            }
+            data = n;
+        }
+    }
+    if nsa != 0 {
+        let cap = 1 + 4 * nsa;
+        if addr > cap {
+            // LLVM keeps the first NSA variant it matched when the address
+            // count does not fit: one data register, a full set of addresses.
+            addr = cap;
+            data = 1;
+        }
+    } else if addr > 8 {
+        addr = 16;
+    }
     let mut out = Vec::new();
     for s in &info.ops {
         let t = match s {
-            Spec::Field {
-                field: "vdata",
-                size,
-                ..
-            } => {
-                let base = size.regs(c.wave64);
-                let mut n = if base == 4 || info.mnemonic.contains("atomic") {
-                    base
-                } else {
-                    dmask.count_ones().max(1) as u8
-                };
-                if c.bit(63) && !info.mnemonic.contains("atomic") {
-                    n = n.div_ceil(2);
-                }
-                if c.bit(16) {
-                    n += 1;
-                }
-                c.vreg(c.field(40, 8), n, "vdata")?
-            }
-            Spec::Field {
-                field: "vaddr",
-                size,
-                ..
-            } => {
-                let n = size.regs(c.wave64);
+            Spec::Field { field: "vdata", .. } => c.vreg(c.field(40, 8), data, "vdata")?,
+            Spec::Field { field: "vaddr", .. } => {
                 if nsa != 0 {
-                    let mut regs = vec![c.vreg(c.field(32, 8), 1, "vaddr")?];
-                    let extra = n.saturating_sub(1) as usize;
                     let need = 8 + 4 * nsa as usize;
                     if c.bytes.len() < need {
                         return Err(DecodeError::Truncated {
@@ -1367,14 +1461,15 @@ fn mimg(c: &mut Ctx, info: &OpInfo) -> R<String> {
                             have: c.bytes.len(),
                         });
                     }
-                    for i in 0..extra {
-                        let b = c.bytes.get(8 + i).copied().ok_or(inv("nsa"))?;
-                        regs.push(c.vreg(b as u32, 1, "vaddr")?);
+                    let mut regs = vec![c.vreg(c.field(32, 8), 1, "vaddr")?];
+                    for i in 1..addr as usize {
+                        let b = c.bytes[8 + i - 1] as u32;
+                        regs.push(c.vreg(b, 1, "vaddr")?);
                     }
                     c.len = need;
                     format!("[{}]", regs.join(", "))
                 } else {
-                    c.vreg(c.field(32, 8), n, "vaddr")?
+                    c.vreg(c.field(32, 8), addr as u8, "vaddr")?
                 }
             }
             Spec::Field {
@@ -1387,7 +1482,7 @@ fn mimg(c: &mut Ctx, info: &OpInfo) -> R<String> {
         };
         out.push(t);
     }
-    let mut text = join(info.mnemonic, &out);
+    let mut text = join(mn, &out);
     let mut mods = Vec::new();
     if dmask != 0 {
         mods.push(format!("dmask:{dmask:#x}"));
@@ -1403,26 +1498,27 @@ fn mimg(c: &mut Ctx, info: &OpInfo) -> R<String> {
         "SQ_RSRC_IMG_2D_MSAA_ARRAY",
     ];
     mods.push(format!("dim:{}", DIMS[dim as usize]));
-    for (b, n) in [
-        (12, "unorm"),
-        (13, "glc"),
-        (25, "slc"),
-        (7, "dlc"),
-        (15, "r128"),
-        (62, "a16"),
-        (16, "tfe"),
-        (17, "lwe"),
-        (63, "d16"),
-    ] {
-        if c.bit(b) {
-            mods.push(n.to_string());
-        }
-    }
     for m in mods {
         text.push(' ');
         text.push_str(&m);
         c.mods.push(m);
     }
+    flags(
+        c,
+        info,
+        &mut text,
+        &[
+            (12, "unorm"),
+            (13, "glc"),
+            (25, "slc"),
+            (7, "dlc"),
+            (15, "r128"),
+            (62, "a16"),
+            (16, "tfe"),
+            (17, "lwe"),
+            (63, "d16"),
+        ],
+    );
     Ok(text)
 }
 

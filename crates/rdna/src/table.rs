@@ -99,6 +99,10 @@ pub struct OpInfo {
     pub shown: u64,
     /// How a 16-bit immediate prints (SOPP/SOPK).
     pub simm: SimmStyle,
+    /// Extended forms LLVM accepts (VOP1/VOP2/VOPC): DPP16, DPP8, SDWA.
+    pub forms: [bool; 3],
+    /// Sources take float modifiers (neg/abs) rather than integer ones (sext).
+    pub float_mods: bool,
 }
 
 /// How LLVM prints a SOPP/SOPK 16-bit immediate.
@@ -184,6 +188,8 @@ fn parse(text: &'static str) -> Table {
             base: 0,
             shown: 0,
             simm: SimmStyle::Dec,
+            forms: [false; 3],
+            float_mods: false,
         };
         let mut fps: HashMap<&str, ConstClass> = HashMap::new();
         let mut sig = "";
@@ -199,6 +205,9 @@ fn parse(text: &'static str) -> Table {
                 }
                 "base" => {
                     info.base = u64::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or(0)
+                }
+                "forms" => {
+                    info.forms = [v.contains("dpp16"), v.contains("dpp8"), v.contains("sdwa")];
                 }
                 "shown" => {
                     info.shown = u64::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or(0)
@@ -238,6 +247,11 @@ fn parse(text: &'static str) -> Table {
                 });
             }
         }
+        if matches!(info.enc, Encoding::Global | Encoding::Scratch) {
+            // saddr is an operand; which values are valid depends on the
+            // value (the probe's single-bit flips hit m0 pairs), not on bits.
+            info.fixed &= !(0x7fu64 << 48);
+        }
         if let Some(Spec::Text(t, _)) = info.ops.first() {
             if t.starts_with("0x") && info.enc == Encoding::Sopp {
                 info.simm = SimmStyle::Hex;
@@ -250,6 +264,22 @@ fn parse(text: &'static str) -> Table {
             }
         }
         ops.push(info);
+    }
+    // A VOP1/VOP2/VOPC opcode takes float modifiers when its VOP3 form
+    // allows neg (the table's fixed bits say which).
+    let vop3: HashMap<&str, u64> = ops
+        .iter()
+        .filter(|o| o.enc == Encoding::Vop3)
+        .map(|o| (o.mnemonic, o.fixed))
+        .collect();
+    for o in ops.iter_mut() {
+        if matches!(o.enc, Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc) {
+            let base = o.mnemonic.strip_suffix("_e32").unwrap_or(o.mnemonic);
+            let e64 = format!("{base}_e64");
+            if let Some(f) = vop3.get(e64.as_str()).or_else(|| vop3.get(base)) {
+                o.float_mods = f & (1u64 << 61) == 0;
+            }
+        }
     }
     Table { ops, map }
 }
