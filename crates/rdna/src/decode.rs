@@ -152,8 +152,8 @@ pub(crate) fn dword(bytes: &[u8], i: usize) -> Option<u32> {
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
-/// Finds the encoding of a first dword.
-pub(crate) fn encoding_of(w: u32) -> Option<Encoding> {
+/// Finds the encoding of a first dword (`None`: no gfx10 encoding).
+pub fn encoding_of(w: u32) -> Option<Encoding> {
     if w >> 31 == 0 {
         return Some(match w >> 25 {
             0x3f => Encoding::Vop1,
