@@ -636,7 +636,13 @@ fn requests(enc: &Enc, p: &Probe) -> (Vec<Vec<u8>>, Vec<u32>) {
         let w = p.base & !0x1ff;
         bufs.push(bytes_of(w | 0xfa, 1, &[0xff00_00e4, 0x1234_5678, 0]));
         bufs.push(bytes_of(w | 0xe9, 1, &[0x00fa_c688, 0x1234_5678, 0]));
-        bufs.push(bytes_of(w | 0xf9, 1, &[0x0606_0600, 0x1234_5678, 0]));
+        // SDWA: DWORD selects; VOP1 has no src1_sel, VOPC no dst_sel.
+        let sdwa = match enc.name {
+            "VOP1" => 0x0006_0600,
+            "VOPC" => 0x0606_0000,
+            _ => 0x0606_0600,
+        };
+        bufs.push(bytes_of(w | 0xf9, 1, &[sdwa, 0x1234_5678, 0]));
     }
     if enc.name == "SOPP" || enc.name == "SOPK" {
         for v in SIMM_PROBES {

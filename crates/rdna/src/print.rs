@@ -1070,6 +1070,10 @@ fn sopp(c: &mut Ctx, info: &OpInfo) -> R<String> {
     let Some(Spec::Text(a, _)) = info.ops.first() else {
         return Ok(info.mnemonic.to_string());
     };
+    if info.mnemonic == "s_endpgm" && simm == 0 {
+        // LLVM leaves out a zero s_endpgm immediate.
+        return Ok(info.mnemonic.to_string());
+    }
     let t = if a.starts_with("sendmsg(") {
         sendmsg(simm)
     } else if a.starts_with("vmcnt(") {
