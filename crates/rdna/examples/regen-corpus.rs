@@ -146,6 +146,26 @@ fn main() {
                     .collect();
                 lines.push(format!("{hex}\t{}", text.trim()));
             }
+            // The expected text is what LLVM's disassembler prints for the
+            // bytes llvm-mc produced (the assembler accepts a few aliases,
+            // such as buffer_wbinvl1, that disassemble under another name).
+            let bufs: Vec<Vec<u8>> = lines
+                .iter()
+                .map(|l| {
+                    let h = l.split('\t').next().unwrap_or("");
+                    (0..h.len() / 2)
+                        .map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap_or(0))
+                        .collect()
+                })
+                .collect();
+            let dis = oracle::query(target, wave, &bufs).expect("LLVM oracle");
+            let mut lines: Vec<String> = lines
+                .iter()
+                .zip(dis)
+                .zip(&bufs)
+                .filter(|((_, d), b)| d.len as usize == b.len())
+                .map(|((l, d), _)| format!("{}\t{}", l.split('\t').next().unwrap_or(""), d.text))
+                .collect();
             lines.sort();
             lines.dedup();
             let w = if wave == WaveSize::Wave32 { 32 } else { 64 };

@@ -604,8 +604,32 @@ fn vop3(c: &mut Ctx, info: &OpInfo) -> R<String> {
     let abs = c.field(8, 3);
     let neg = c.field(61, 3);
     let vop3b = uses(info, "sdst");
+    let interp = info.mnemonic.starts_with("v_interp_");
     for s in &info.ops {
-        let t = spec_text(c, info, s)?;
+        let t = match s {
+            // VOP3 interpolation: src0 holds attr (bits 0-5), channel (6-7)
+            // and, for the f16 forms, `high` (bit 8); src1 holds the
+            // parameter of v_interp_mov.
+            Spec::Text(a, _) if interp && a.starts_with("attr") => {
+                let v = c.field(32, 9);
+                format!(
+                    "attr{}.{}",
+                    v & 0x3f,
+                    ["x", "y", "z", "w"][((v >> 6) & 3) as usize]
+                )
+            }
+            Spec::Text(a, _)
+                if interp && (a.starts_with("invalid_param") || a.starts_with('p')) =>
+            {
+                match c.field(41, 9) {
+                    0 => "p10".to_string(),
+                    1 => "p20".to_string(),
+                    2 => "p0".to_string(),
+                    v => format!("invalid_param_{v}"),
+                }
+            }
+            _ => spec_text(c, info, s)?,
+        };
         let t = match s {
             Spec::Field { field, .. } if field.starts_with("src") => {
                 let i = (field.as_bytes()[3] - b'0') as u32;
@@ -623,8 +647,8 @@ fn vop3(c: &mut Ctx, info: &OpInfo) -> R<String> {
         .count();
     if !vop3b {
         let opsel = c.field(11, 4);
-        if info.mnemonic.starts_with("v_interp_") && info.mnemonic.ends_with("_f16") {
-            if opsel & 8 != 0 {
+        if interp {
+            if info.mnemonic.ends_with("_f16") && c.bit(40) {
                 text.push_str(" high");
             }
         } else if opsel != 0 && info.shown & (0xf << 11) != 0 {
@@ -1068,7 +1092,8 @@ fn sopp(c: &mut Ctx, info: &OpInfo) -> R<String> {
     let simm = c.field(0, 16);
     c.operands.push(("simm16", Operand::Imm(simm as i64)));
     let Some(Spec::Text(a, _)) = info.ops.first() else {
-        return Ok(info.mnemonic.to_string());
+        // LLVM prints these operand-less SOPP mnemonics with a trailing space.
+        return Ok(format!("{} ", info.mnemonic));
     };
     if info.mnemonic == "s_endpgm" && simm == 0 {
         // LLVM leaves out a zero s_endpgm immediate.
@@ -1190,7 +1215,11 @@ fn ds(c: &mut Ctx, info: &OpInfo) -> R<String> {
     } else {
         let o = o0 | (o1 << 8);
         if o != 0 {
-            mods.push(format!("offset:{o}"));
+            if info.mnemonic == "ds_swizzle_b32" {
+                mods.push(format!("offset:{}", swizzle(o)));
+            } else {
+                mods.push(format!("offset:{o}"));
+            }
         }
     }
     if c.bit(17) {
@@ -1203,6 +1232,52 @@ fn ds(c: &mut Ctx, info: &OpInfo) -> R<String> {
         c.mods.push(m);
     }
     Ok(text)
+}
+
+/// The `swizzle(...)` form LLVM prints for a ds_swizzle_b32 offset.
+fn swizzle(o: u32) -> String {
+    if o & 0x8000 != 0 && o & 0x7f00 != 0 {
+        return o.to_string();
+    }
+    if o & 0x8000 != 0 {
+        let l: Vec<String> = (0..4).map(|i| ((o >> (2 * i)) & 3).to_string()).collect();
+        return format!("swizzle(QUAD_PERM,{})", l.join(","));
+    }
+    let and = o & 0x1f;
+    let or = (o >> 5) & 0x1f;
+    let xor = (o >> 10) & 0x1f;
+    if and == 0x1f && or == 0 && xor.count_ones() == 1 {
+        return format!("swizzle(SWAP,{xor})");
+    }
+    if and == 0x1f && or == 0 && xor > 0 && (xor + 1).is_power_of_two() {
+        return format!("swizzle(REVERSE,{})", xor + 1);
+    }
+    let group = 0x1f - and + 1;
+    if group > 1 && group.is_power_of_two() && or < group && xor == 0 {
+        return format!("swizzle(BROADCAST,{group},{or})");
+    }
+    let mut m = String::new();
+    for b in (0..5).rev() {
+        let bit = 1 << b;
+        m.push(if and & bit == 0 {
+            if (or ^ xor) & bit != 0 {
+                '1'
+            } else {
+                '0'
+            }
+        } else if or & bit != 0 {
+            if xor & bit != 0 {
+                '0'
+            } else {
+                '1'
+            }
+        } else if xor & bit != 0 {
+            'i'
+        } else {
+            'p'
+        });
+    }
+    format!("swizzle(BITMASK_PERM,\"{m}\")")
 }
 
 fn buf_format(f: u32) -> String {
@@ -1420,10 +1495,9 @@ fn mimg(c: &mut Ctx, info: &OpInfo) -> R<String> {
         } = s
         {
             let base = size.regs(c.wave64);
+            let _ = base;
             let mut n = if mn.contains("gather4") {
                 4
-            } else if atomic {
-                base
             } else {
                 dmask.count_ones().max(1) as u8
             };
