@@ -304,7 +304,7 @@ impl Image {
         let b = Bytes::new(&elf);
         let header = FileHeader::parse(b)?;
         let segments = (0..header.phnum as u64)
-            .map(|i| ProgramHeader::parse(b, header.phoff + i * PHDR_SIZE))
+            .map(|i| ProgramHeader::parse(b, header.phoff.saturating_add(i * PHDR_SIZE)))
             .collect::<Result<Vec<_>>>()?;
         let sections = elf::parse_sections(b, &header)?;
         let mut image = Image {
@@ -365,8 +365,8 @@ impl Image {
             .filter(|s| s.is_loaded())
             .find_map(|s| {
                 let end = vaddr.checked_add(len)?;
-                (vaddr >= s.vaddr && end <= s.vaddr + s.filesz)
-                    .then(|| s.offset + (vaddr - s.vaddr))
+                (vaddr >= s.vaddr && end <= s.vaddr.saturating_add(s.filesz))
+                    .then(|| s.offset.saturating_add(vaddr - s.vaddr))
             })
     }
 
@@ -629,7 +629,7 @@ impl Image {
         let symtab_off = if self.is_sce {
             self.dyn_value(dt::SCE_SYMTAB)
                 .zip(self.segment(pt::SCE_DYNLIBDATA).map(|s| s.offset))
-                .map(|(a, b)| a + b)
+                .map(|(a, b)| a.wrapping_add(b))
                 .unwrap_or(0)
         } else {
             0
@@ -638,7 +638,7 @@ impl Image {
             if i == 0 || sym.name.is_empty() || !(sym.bind == STB_GLOBAL || sym.bind == STB_WEAK) {
                 continue;
             }
-            let at = symtab_off + i as u64 * SYM_SIZE;
+            let at = symtab_off.wrapping_add(i as u64 * SYM_SIZE);
             if !self.is_sce {
                 let plain_name = Some(sym.name.clone());
                 let nid = nid::nid_of(&sym.name);

@@ -65,10 +65,10 @@ pub fn unwrap(data: &[u8]) -> Result<(SelfHeader, Vec<u8>)> {
         "SELF ELF header",
     )?);
     let header = FileHeader::parse(elf).map_err(|e| shift(e, elf_off))?;
-    let ph_end = header.phoff + header.phnum as u64 * PHDR_SIZE;
+    let ph_end = header.phoff.saturating_add(header.phnum as u64 * PHDR_SIZE);
     let mut image_len = EHDR_SIZE.max(ph_end);
     let phdrs: Vec<ProgramHeader> = (0..header.phnum as u64)
-        .map(|i| ProgramHeader::parse(elf, header.phoff + i * PHDR_SIZE))
+        .map(|i| ProgramHeader::parse(elf, header.phoff.saturating_add(i * PHDR_SIZE)))
         .collect::<Result<_>>()
         .map_err(|e| shift(e, elf_off))?;
 
@@ -152,7 +152,7 @@ fn shift(e: Error, by: u64) -> Error {
             field,
             problem,
         } => Error::Malformed {
-            offset: offset + by,
+            offset: offset.wrapping_add(by),
             field,
             problem,
         },

@@ -1,0 +1,185 @@
+//! Regenerates the committed differential corpus in `data/corpus/`.
+//!
+//! `cargo run -p rdna --example regen-corpus` (needs llvm-mc 14 and the LLVM
+//! oracle). For every opcode of the table it builds instruction forms (the
+//! probe word, each printed modifier bit flipped, inline constants and a
+//! literal in each source, the DPP16/DPP8/SDWA forms), lets LLVM's
+//! disassembler print them, and then assembles that text with `llvm-mc
+//! -show-encoding`. Each line `llvm-mc` assembles becomes a corpus entry:
+//! the encoding llvm-mc produced and the text it printed. The default test
+//! run decodes every entry and compares text and length, without LLVM.
+//! It also rewrites `data/coverage.txt` from the result.
+
+use std::collections::BTreeSet;
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+
+use rdna::table::{table, target_index, Spec};
+use rdna::{oracle, Encoding, Target, WaveSize};
+
+fn words_of(enc: Encoding) -> usize {
+    match enc {
+        Encoding::Sop1
+        | Encoding::Sop2
+        | Encoding::Sopk
+        | Encoding::Sopc
+        | Encoding::Sopp
+        | Encoding::Vop1
+        | Encoding::Vop2
+        | Encoding::Vopc
+        | Encoding::Vintrp => 1,
+        _ => 2,
+    }
+}
+
+fn bytes(w: u64, n: usize, tail: &[u32]) -> Vec<u8> {
+    let mut v = (w as u32).to_le_bytes().to_vec();
+    if n == 2 {
+        v.extend_from_slice(&((w >> 32) as u32).to_le_bytes());
+    }
+    for t in tail {
+        v.extend_from_slice(&t.to_le_bytes());
+    }
+    v
+}
+
+/// Source field positions for constant probes.
+fn src_fields(enc: Encoding) -> &'static [(u32, u32)] {
+    match enc {
+        Encoding::Sop2 | Encoding::Sopc => &[(0, 8), (8, 8)],
+        Encoding::Sop1 => &[(0, 8)],
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc => &[(0, 9)],
+        Encoding::Vop3 | Encoding::Vop3p => &[(32, 9), (41, 9), (50, 9)],
+        _ => &[],
+    }
+}
+
+fn forms(target: Target) -> Vec<Vec<u8>> {
+    let t = table();
+    let mut out = Vec::new();
+    let tail = [0x4048_f5c3u32, 0x0102_0304, 0x0506_0708];
+    for info in &t.ops {
+        if info.number[target_index(target) as usize].is_none() {
+            continue;
+        }
+        let n = words_of(info.enc);
+        // The probe word is for the gfx1013 number when both exist; use this
+        // target's number.
+        let base = info.base;
+        out.push(bytes(base, n, &tail));
+        let mut flips = 0;
+        for b in 0..64 {
+            if info.shown & (1u64 << b) != 0 && flips < 12 {
+                // One flip per printed bit group is plenty; take every third bit.
+                if b % 3 == 0 {
+                    out.push(bytes(base ^ (1u64 << b), n, &tail));
+                    flips += 1;
+                }
+            }
+        }
+        for (lo, bits) in src_fields(info.enc) {
+            let used = info.ops.iter().any(|s| matches!(s, Spec::Field { .. }));
+            if !used {
+                continue;
+            }
+            for v in [128u64 + 7, 193, 242, 248, 255] {
+                let v = if *bits == 8 && v > 255 { 255 } else { v };
+                let m = ((1u64 << bits) - 1) << lo;
+                out.push(bytes((base & !m) | (v << lo), n, &tail));
+            }
+        }
+        if matches!(info.enc, Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc) {
+            let w = base & !0x1ff;
+            out.push(bytes(w | 0xfa, 1, &[0xff00_00e4 | (0x4 << 20), 0]));
+            out.push(bytes(w | 0xfa, 1, &[0xa511_1102, 0]));
+            out.push(bytes(w | 0xe9, 1, &[0x00fa_c688, 0]));
+            out.push(bytes(w | 0xf9, 1, &[0x0605_0402, 0]));
+            out.push(bytes(w | 0xf9, 1, &[0x0e86_0e02 & !0x0800_0800, 0]));
+        }
+    }
+    out
+}
+
+fn main() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/corpus");
+    std::fs::create_dir_all(dir).expect("mkdir data/corpus");
+    for target in [Target::Gfx1013, Target::Gfx1030] {
+        for wave in [WaveSize::Wave32, WaveSize::Wave64] {
+            let bufs = forms(target);
+            let ans = oracle::query(target, wave, &bufs).expect("LLVM oracle");
+            let mut texts = BTreeSet::new();
+            for a in ans {
+                if a.len > 0 && !a.text.contains("/*") && !a.text.contains(';') {
+                    texts.insert(a.text);
+                }
+            }
+            let mut args = vec![
+                "-arch=amdgcn".to_string(),
+                format!("-mcpu={}", target.name()),
+                "-show-encoding".into(),
+            ];
+            if wave == WaveSize::Wave64 {
+                args.push("-mattr=+wavefrontsize64".into());
+            }
+            let mut child = Command::new("llvm-mc")
+                .args(&args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("llvm-mc 14 on PATH");
+            let input: String = texts.iter().map(|t| format!("{t}\n")).collect();
+            let mut stdin = child.stdin.take().expect("stdin");
+            let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+            let out = child.wait_with_output().expect("llvm-mc output");
+            writer.join().expect("writer").expect("write to llvm-mc");
+            let mut lines = Vec::new();
+            for l in String::from_utf8_lossy(&out.stdout).lines() {
+                let Some((text, enc)) = l.split_once("; encoding: [") else {
+                    continue;
+                };
+                let hex: String = enc
+                    .trim_end_matches(']')
+                    .split(',')
+                    .map(|b| b.trim().trim_start_matches("0x").to_string())
+                    .map(|b| if b.len() == 1 { format!("0{b}") } else { b })
+                    .collect();
+                lines.push(format!("{hex}\t{}", text.trim()));
+            }
+            // The expected text is what LLVM's disassembler prints for the
+            // bytes llvm-mc produced (the assembler accepts a few aliases,
+            // such as buffer_wbinvl1, that disassemble under another name).
+            let bufs: Vec<Vec<u8>> = lines
+                .iter()
+                .map(|l| {
+                    let h = l.split('\t').next().unwrap_or("");
+                    (0..h.len() / 2)
+                        .map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap_or(0))
+                        .collect()
+                })
+                .collect();
+            let dis = oracle::query(target, wave, &bufs).expect("LLVM oracle");
+            let mut lines: Vec<String> = lines
+                .iter()
+                .zip(dis)
+                .zip(&bufs)
+                .filter(|((_, d), b)| d.len as usize == b.len())
+                .map(|((l, d), _)| format!("{}\t{}", l.split('\t').next().unwrap_or(""), d.text))
+                .collect();
+            lines.sort();
+            lines.dedup();
+            let w = if wave == WaveSize::Wave32 { 32 } else { 64 };
+            let path = format!("{dir}/{}-w{w}.txt", target.name());
+            let mut body = format!(
+                "# llvm-mc 14 -mcpu={} wave{w}: encoding<TAB>text; regenerate with `cargo run -p rdna --example regen-corpus`\n",
+                target.name()
+            );
+            for l in &lines {
+                body.push_str(l);
+                body.push('\n');
+            }
+            std::fs::write(&path, body).expect("write corpus");
+            eprintln!("{path}: {} entries", lines.len());
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! Decodes the committed llvm-mc corpus (no LLVM needed) and checks that the
+//! committed coverage report matches what the decoder does now.
+
+use rdna::coverage::{check, committed_corpora, render, report};
+
+#[test]
+fn corpus_matches_llvm_text() {
+    for (target, wave, corpus) in committed_corpora() {
+        let (n, bad) = check(corpus, target, wave);
+        assert!(
+            n > 20_000,
+            "{} {wave:?}: corpus has only {n} entries",
+            target.name()
+        );
+        for m in bad.iter().take(10) {
+            let hex: String = m.bytes.iter().map(|b| format!("{b:02x}")).collect();
+            eprintln!(
+                "{} {wave:?} {hex}\n  llvm {}\n  ours {}",
+                target.name(),
+                m.expected,
+                m.got
+            );
+        }
+        let agree = (n - bad.len()) as f64 / n as f64;
+        // Known disagreements are listed in data/coverage.txt; this guards
+        // against regressions below the committed level.
+        assert!(
+            agree >= 0.995,
+            "{} {wave:?}: {}/{n} differ",
+            target.name(),
+            bad.len()
+        );
+    }
+}
+
+#[test]
+fn committed_coverage_report_is_current() {
+    let rows = report(&committed_corpora());
+    let now = render(&rows);
+    let committed = include_str!("../data/coverage.txt");
+    assert_eq!(
+        now, committed,
+        "run `cargo run -p rdna --example coverage` and commit data/coverage.txt"
+    );
+}
+
+#[test]
+fn every_sop_vop_row_is_complete() {
+    // The common encodings must be exact.
+    for r in report(&committed_corpora()) {
+        if [
+            "SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "FLAT",
+            "GLOBAL", "SCRATCH", "MTBUF", "EXP",
+        ]
+        .contains(&r.encoding.as_str())
+        {
+            assert_eq!(
+                r.identical,
+                r.accepted,
+                "{} {}: {:?}",
+                r.encoding,
+                r.target.name(),
+                r.missing
+            );
+        }
+    }
+}
