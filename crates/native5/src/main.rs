@@ -60,6 +60,11 @@ enum Command {
         #[command(subcommand)]
         command: SdkCommand,
     },
+    /// RDNA GPU code (gfx1013 = PS5, gfx1030 = RDNA2 PC parts).
+    Rdna {
+        #[command(subcommand)]
+        command: RdnaCommand,
+    },
     /// Run a relinked title: OUTDIR/app.elf with ARGS; exits with the title's status.
     Run {
         /// The folder `native5 relink` wrote.
@@ -93,6 +98,28 @@ enum SdkCommand {
         #[arg(last = true)]
         cflags: Vec<String>,
     },
+}
+
+#[derive(Subcommand)]
+enum RdnaCommand {
+    /// Disassemble a raw little-endian code blob, one instruction per line, in LLVM 14's
+    /// syntax for the target and wave size.
+    Disasm {
+        /// Target: gfx1013 (PS5) or gfx1030.
+        #[arg(long, default_value = "gfx1013", value_parser = ["gfx1013", "gfx1030"])]
+        mcpu: String,
+        /// Wave size: 32 or 64 (lane masks print as vcc_lo or vcc).
+        #[arg(long, default_value = "32", value_parser = ["32", "64"])]
+        wave: String,
+        /// Byte offset to start at.
+        #[arg(long, default_value_t = 0)]
+        offset: usize,
+        /// The code blob.
+        file: PathBuf,
+    },
+    /// Per encoding: opcodes LLVM 14 accepts for gfx1013 and gfx1030, and how many of
+    /// those we decode and print identically (from the committed corpus).
+    Coverage,
 }
 
 fn main() -> ExitCode {
@@ -138,6 +165,7 @@ fn main() -> ExitCode {
                     cflags,
                 },
         } => sdk_build(module, output, keep_temps, verbose, sources, cflags),
+        Command::Rdna { command } => rdna_cmd(command),
         Command::Run { outdir, args } => return relink_cmd::run(&outdir, &args),
     };
     match result {
@@ -167,5 +195,37 @@ fn sdk_build(
     opts.verbose = verbose;
     let out = sdk::build(&opts)?;
     println!("wrote {} ({} imports)", output.display(), out.imports.len());
+    Ok(())
+}
+
+fn rdna_cmd(command: RdnaCommand) -> anyhow::Result<()> {
+    match command {
+        RdnaCommand::Disasm {
+            mcpu,
+            wave,
+            offset,
+            file,
+        } => {
+            let bytes = std::fs::read(&file)
+                .map_err(|e| anyhow::anyhow!("reading {}: {e}", file.display()))?;
+            if offset > bytes.len() {
+                anyhow::bail!(
+                    "--offset {offset} is past the end of the {}-byte file",
+                    bytes.len()
+                );
+            }
+            let target = rdna::Target::from_name(&mcpu).expect("clap checked the name");
+            let wave = if wave == "64" {
+                rdna::WaveSize::Wave64
+            } else {
+                rdna::WaveSize::Wave32
+            };
+            print!("{}", rdna::disassemble(&bytes, target, wave, offset));
+        }
+        RdnaCommand::Coverage => {
+            let rows = rdna::coverage::report(&rdna::coverage::committed_corpora());
+            print!("{}", rdna::coverage::render(&rows));
+        }
+    }
     Ok(())
 }
