@@ -5,3 +5,4 @@
 pub mod memory;
 pub mod startup;
 pub mod string;
+pub mod va_list;
