@@ -2,6 +2,7 @@
 //! exit, memory, strings and output. Everything is implemented here in Rust; nothing is
 //! forwarded to the host C library, so behaviour is the same on every host.
 
+pub mod float;
 pub mod memory;
 pub mod startup;
 pub mod string;
