@@ -3,6 +3,9 @@
 //! forwarded to the host C library, so behaviour is the same on every host.
 
 pub mod float;
+pub mod format;
+#[cfg(test)]
+mod format_tests;
 pub mod memory;
 pub mod startup;
 pub mod string;
