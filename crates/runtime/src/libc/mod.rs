@@ -7,6 +7,7 @@ pub mod format;
 #[cfg(test)]
 mod format_tests;
 pub mod memory;
+pub mod printf;
 pub mod startup;
 pub mod string;
 pub mod va_list;
