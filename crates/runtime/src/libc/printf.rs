@@ -379,6 +379,47 @@ mod tests {
     }
 
     #[test]
+    fn long_double_arguments_come_from_the_aligned_stack() {
+        // Rust cannot pass a `long double`, so build the call by hand, as a C compiler
+        // would: three ints in rcx, r8, r9; on the stack an int at +0, then the x87 value
+        // at the next 16-byte boundary (+16), then an int at +32.
+        let third = super::super::va_list::F80 {
+            mantissa: 0xaaaa_aaaa_aaaa_aaab,
+            sign_exp: 16383 - 2,
+        };
+        let mut buf = [0u8; 96];
+        let ret: i32;
+        // SAFETY: a SysV variadic call with every argument where the ABI puts it; the
+        // stack is 16-byte aligned on entry to an asm block and stays aligned (48 bytes).
+        unsafe {
+            std::arch::asm!(
+                "sub rsp, 48",
+                "mov qword ptr [rsp], 4",
+                "mov [rsp + 16], {m}",
+                "mov [rsp + 24], {se}",
+                "mov qword ptr [rsp + 32], 5",
+                "xor eax, eax",
+                "call {f}",
+                "add rsp, 48",
+                m = in(reg) third.mantissa,
+                se = in(reg) third.sign_exp as u64,
+                f = sym thunk_snprintf,
+                in("rdi") buf.as_mut_ptr(),
+                in("rsi") buf.len(),
+                in("rdx") c"%d %d %d %d %.22Lf %d".as_ptr(),
+                in("rcx") 1u64,
+                in("r8") 2u64,
+                in("r9") 3u64,
+                lateout("eax") ret,
+                clobber_abi("C"),
+            );
+        }
+        let expect = "1 2 3 4 0.3333333333333333333424 5";
+        assert_eq!(text(&buf), expect);
+        assert_eq!(ret as usize, expect.len());
+    }
+
+    #[test]
     fn snprintf_truncates_and_counts() {
         let mut buf = [0xffu8; 8];
         // SAFETY: valid buffer and format.
