@@ -456,6 +456,18 @@ unsafe fn render(out: &mut Vec<u8>, spec: &Spec, args: &[Arg]) -> Result<(), For
         // A negative `*` precision is taken as if it were omitted.
         Count::Arg(k) => usize::try_from(gp(args, k) as i32).ok(),
     };
+    // Refuse, before allocating it, output that cannot fit the int return value: the
+    // width, and the precision of a numeric conversion, are lower bounds on its length
+    // (except for `%g` without `#`, whose zeros are stripped and whose digit count is
+    // bounded in `floating`).
+    let numeric_floor = match spec.conv {
+        b'g' | b'G' if !flags.alt => 0,
+        b's' | b'S' | b'c' | b'C' | b'n' | b'%' => 0,
+        _ => precision.unwrap_or(0),
+    };
+    if out.len().saturating_add(width.max(numeric_floor)) > i32::MAX as usize {
+        return Err(FormatError(EOVERFLOW));
+    }
     let arg = spec.arg.map(|k| args[k]);
     let raw = spec.arg.map_or(0, |k| gp(args, k));
     let left = flags.minus;
@@ -721,7 +733,14 @@ fn floating(
                 }
                 _ => {
                     // %g: P significant digits; fixed style when −4 ≤ X < P.
-                    let p = precision.unwrap_or(6).max(1);
+                    let mut p = precision.unwrap_or(6).max(1);
+                    if !flags.alt {
+                        // Digits past the exact expansion are zeros that get stripped, so
+                        // a huge precision can be cut to the digit count, as long as it
+                        // stays above the exponent (which picks the style).
+                        let exact = d.digits.len().max(d.leading_exp().max(0) as usize + 1);
+                        p = p.min(exact);
+                    }
                     let (digits, x) = float::scientific_digits(&d, p);
                     let parts = if x >= -4 && (x as i64) < p as i64 {
                         let (i, f, pt) =
