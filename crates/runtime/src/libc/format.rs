@@ -20,7 +20,16 @@
 //! * `%La` prints a normalized leading `1` (`0x1.8p+1`); glibc's x87 style is `0xcp-2`.
 //! * Wide characters (`%lc`, `%ls`, `%C`, `%S`) are 16-bit UTF-16 units (the PS5's
 //!   `wchar_t`), converted to UTF-8; a lone surrogate fails with `EILSEQ`.
-//! * An unknown conversion is copied to the output as written.
+//! * `%lc`/`%C` take a `wint_t` and use its low 16 bits (a guest `wchar_t`).
+//! * An unknown conversion (including glibc's `%m`) is copied to the output as written.
+//!
+//! Where we keep glibc's behaviour without having checked the console's: NaN keeps its
+//! sign (`-nan`); `%a` of a `double` subnormal is unnormalized (`0x0.0000000000001p-1022`),
+//! and `%.0a` of 1.5 carries into the leading digit (`0x2p+0`). One glibc 2.36 bug is not
+//! reproduced: `%#g` of 999999.5 is `1.00000e+06` here, as C requires (glibc: `1.e+06`).
+//!
+//! Floating-point output is exact for every precision, for `double` and `long double`
+//! alike (see [`super::float`]), rounded half to even.
 
 use super::float::{self, Decimal, Float};
 use super::va_list::{VaReader, F80};
