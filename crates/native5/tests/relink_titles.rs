@@ -27,7 +27,10 @@ fn relink(input: &Path, out: &Path) {
 /// Runs the title until it exits or `limit` passes (then kills it); returns
 /// (exit code, stdout, stderr).
 fn run(out: &Path, limit: Duration) -> (Option<i32>, String, String) {
+    // cargo points LD_LIBRARY_PATH at target/debug, which the host loader searches
+    // before the title's RUNPATH: drop it so the title binds to its own libs/.
     let mut child = native5()
+        .env_remove("LD_LIBRARY_PATH")
         .arg("run")
         .arg(out)
         .stdout(Stdio::piped())
