@@ -91,6 +91,9 @@ enum SdkCommand {
         /// Print each compiler and linker command.
         #[arg(short, long)]
         verbose: bool,
+        /// A PS5 module (.prx) to link against: imports of its exports bind to it.
+        #[arg(long = "link-module", value_name = "PRX")]
+        link_modules: Vec<PathBuf>,
         /// C/C++/assembly sources and PS5-target objects.
         #[arg(required = true)]
         sources: Vec<PathBuf>,
@@ -161,10 +164,19 @@ fn main() -> ExitCode {
                     output,
                     keep_temps,
                     verbose,
+                    link_modules,
                     sources,
                     cflags,
                 },
-        } => sdk_build(module, output, keep_temps, verbose, sources, cflags),
+        } => sdk_build(
+            module,
+            output,
+            keep_temps,
+            verbose,
+            link_modules,
+            sources,
+            cflags,
+        ),
         Command::Rdna { command } => rdna_cmd(command),
         Command::Run { outdir, args } => return relink_cmd::run(&outdir, &args),
     };
@@ -182,6 +194,7 @@ fn sdk_build(
     output: PathBuf,
     keep_temps: bool,
     verbose: bool,
+    link_modules: Vec<PathBuf>,
     sources: Vec<PathBuf>,
     cflags: Vec<String>,
 ) -> anyhow::Result<()> {
@@ -193,6 +206,7 @@ fn sdk_build(
     opts.cflags = cflags;
     opts.keep_temps = keep_temps;
     opts.verbose = verbose;
+    opts.modules = link_modules;
     let out = sdk::build(&opts)?;
     println!("wrote {} ({} imports)", output.display(), out.imports.len());
     Ok(())

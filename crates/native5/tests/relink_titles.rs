@@ -177,11 +177,9 @@ fn build_title(
         sdk::build(&o).unwrap_or_else(|e| panic!("{source}: {e}"));
     }
     let eboot = out_dir.join("eboot.bin");
-    sdk::build(&sdk::BuildOptions::new(
-        main.iter().map(|m| src.join(m)),
-        &eboot,
-    ))
-    .unwrap();
+    let mut o = sdk::BuildOptions::new(main.iter().map(|m| src.join(m)), &eboot);
+    o.modules = modules.iter().map(|(_, rel)| out_dir.join(rel)).collect();
+    sdk::build(&o).unwrap();
     Some(eboot)
 }
 
@@ -203,7 +201,7 @@ fn sdk_module_title_loads_its_prx_at_start_and_by_name() {
     let (code, stdout, stderr) = run(&out, Duration::from_secs(20));
     assert_eq!(code, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
     assert_eq!(
-        stdout, "module_start ran (1)\nloaded: start result 0\nmodule_add(1, 2) = 1033\n",
+        stdout, "module_start ran (1)\ndirect module_add(1, 2) = 1010\nloaded: start result 0\nmodule_add(1, 2) = 1033\n",
         "stderr:\n{stderr}"
     );
 }

@@ -11,7 +11,7 @@ use sce::writer::{ImportBinding, OutputKind, WriteOptions};
 
 use crate::files::{write_tree, CRT_SOURCES, HEADERS};
 use crate::stubs::{self, StubSymbol};
-use crate::table::ExportTable;
+use crate::table::{ExportTable, Placement, SymbolKind};
 use crate::{SdkError, Toolchain, SDK_VERSION};
 
 /// What to build.
@@ -33,6 +33,9 @@ pub struct BuildOptions {
     pub verbose: bool,
     /// The compiler and linker to run.
     pub toolchain: Toolchain,
+    /// PS5 modules (`.prx`, e.g. built by the sdk with `module`) that the title links
+    /// against: a symbol the title imports whose NID one of them exports binds to it.
+    pub modules: Vec<PathBuf>,
 }
 
 impl BuildOptions {
@@ -49,6 +52,7 @@ impl BuildOptions {
             keep_temps: false,
             verbose: false,
             toolchain: Toolchain::default(),
+            modules: Vec::new(),
         }
     }
 }
@@ -248,7 +252,7 @@ pub fn link(opts: &BuildOptions) -> Result<Linked, SdkError> {
             }
         }
     }
-    let table = ExportTable::builtin();
+    let table = &with_linked_modules(ExportTable::builtin(), &opts.modules, undefined.keys())?;
     let mut per_module: BTreeMap<&str, BTreeSet<StubSymbol>> = BTreeMap::new();
     let mut unknown = Vec::new();
     for (name, weak) in &undefined {
@@ -343,6 +347,69 @@ pub fn link(opts: &BuildOptions) -> Result<Linked, SdkError> {
         write_options,
         work_dir,
     })
+}
+
+/// The built-in table plus, for each name the title needs that the table lacks, the
+/// linked module whose exports hold that name's NID.
+fn with_linked_modules<'a>(
+    builtin: &ExportTable,
+    modules: &[PathBuf],
+    wanted: impl Iterator<Item = &'a String>,
+) -> Result<ExportTable, SdkError> {
+    let mut table = builtin.clone();
+    if modules.is_empty() {
+        return Ok(table);
+    }
+    let mut exports: Vec<(String, String, BTreeMap<String, sce::SymbolKind>)> = Vec::new();
+    for path in modules {
+        let data = std::fs::read(path).map_err(SdkError::io(path))?;
+        let img = sce::Image::parse(&data).map_err(|e| SdkError::BadElf {
+            path: path.clone(),
+            problem: e.to_string(),
+        })?;
+        let module = img
+            .own_module
+            .as_ref()
+            .map(|m| m.name.clone())
+            .ok_or_else(|| SdkError::BadElf {
+                path: path.clone(),
+                problem: "not a PS5 module: it has no DT_SCE_MODULE_INFO".into(),
+            })?;
+        let library = img
+            .export_libraries
+            .first()
+            .map(|l| l.name.clone())
+            .unwrap_or(module.clone());
+        let nids = img
+            .exports
+            .iter()
+            .map(|e| (e.nid.clone(), e.kind))
+            .collect();
+        exports.push((module, library, nids));
+    }
+    for name in wanted {
+        if table.get(name).is_some() {
+            continue;
+        }
+        let nid = sce::nid_of(name);
+        for (module, library, nids) in &exports {
+            let kind = match nids.get(&nid) {
+                Some(sce::SymbolKind::Func) => SymbolKind::Function,
+                Some(sce::SymbolKind::Object) => SymbolKind::Object { size: 8 },
+                Some(_) | None => continue,
+            };
+            table.insert(
+                name.clone(),
+                Placement {
+                    module: module.clone(),
+                    library: library.clone(),
+                    kind,
+                },
+            );
+            break;
+        }
+    }
+    Ok(table)
 }
 
 /// Reads the linked ELF back: the placement of each dynamic import, and the checks that

@@ -255,6 +255,11 @@ impl ExportTable {
         self.entries.get(name)
     }
 
+    /// Adds or replaces one entry.
+    pub fn insert(&mut self, name: String, placement: Placement) {
+        self.entries.insert(name, placement);
+    }
+
     /// Number of symbols in the table.
     pub fn len(&self) -> usize {
         self.entries.len()

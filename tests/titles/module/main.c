@@ -1,9 +1,14 @@
-/* Loads its module at start (sce_module/) and again with sceKernelLoadStartModule, finds
- * the function and the TLS variable with sceKernelDlsym, and calls them. */
+/* Imports a function from its module in sce_module/ (loaded and started before main),
+ * then loads the same module again with sceKernelLoadStartModule, finds the function and
+ * the TLS variable with sceKernelDlsym, and calls it. */
 #include <kernel.h>
 #include <stdio.h>
 
+/* Imported directly: bound when the title loads, to the module in sce_module/. */
+int module_add(int a, int b);
+
 int main(void) {
+    printf("direct module_add(1, 2) = %d\n", module_add(1, 2));
     int result = -1;
     SceKernelModule m = sceKernelLoadStartModule("/app0/sce_module/libmodule.prx", 0, NULL, 0, NULL, &result);
     if (m < 0) {
