@@ -139,6 +139,7 @@ fn host_name(sym: &Symbol) -> String {
 pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
     let img = plan.img;
     let exe = plan.kind == Kind::Executable;
+    check_segments(img)?;
 
     // Symbols: the null symbol, the runtime hooks, then every import and export.
     let mut strings = Strings::default();
@@ -602,6 +603,30 @@ pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
             .map(|&i| host_name(&img.symbols[i]))
             .collect(),
     })
+}
+
+/// The highest address a loaded segment may reach: user space on x86-64 Linux is 47
+/// bits, and the image is mapped at a base above zero.
+const MAX_IMAGE_END: u64 = 1 << 40;
+
+/// Loaded segments must lie in the file and in a sane address range, so that the
+/// appended block's layout arithmetic cannot overflow.
+fn check_segments(img: &Image) -> Result<(), RelinkError> {
+    for s in img.segments.iter().filter(|s| s.is_loaded()) {
+        let end = s.vaddr.checked_add(s.memsz).filter(|&e| e <= MAX_IMAGE_END);
+        let file_end = s.offset.checked_add(s.filesz).filter(|&e| e <= img.elf.len() as u64);
+        if end.is_none() || file_end.is_none() || s.filesz > s.memsz {
+            return Err(RelinkError::Layout(format!(
+                "loaded segment at vaddr {:#x} (file offset {:#x}, filesz {:#x}, memsz {:#x}) \
+                 lies outside the file or the address space",
+                s.vaddr, s.offset, s.filesz, s.memsz
+            )));
+        }
+    }
+    if img.elf.len() < 64 {
+        return Err(RelinkError::Layout("the ELF is shorter than its header".into()));
+    }
+    Ok(())
 }
 
 fn put(data: &mut [u8], off: u64, bytes: &[u8]) {

@@ -288,7 +288,7 @@ pub fn parse_sections(b: Bytes<'_>, h: &FileHeader) -> Result<Vec<SectionHeader>
         .map(|(name, sh_type, flags, addr, offset, size)| {
             let name = match strtab {
                 Some((so, ss)) if (name as u64) < ss => b
-                    .cstr(so + name as u64, ss - name as u64, "sh_name")?
+                    .cstr(so.saturating_add(name as u64), ss - name as u64, "sh_name")?
                     .to_string(),
                 _ => String::new(),
             };
