@@ -198,9 +198,6 @@ fn sdk_build(
     sources: Vec<PathBuf>,
     cflags: Vec<String>,
 ) -> anyhow::Result<()> {
-    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
     let mut opts = sdk::BuildOptions::new(sources, &output);
     opts.module = module;
     opts.cflags = cflags;

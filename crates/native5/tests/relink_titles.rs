@@ -268,3 +268,47 @@ fn committed_example_matches_what_the_sdk_builds_today() {
          `native5 sdk build -o examples/hello/eboot.bin examples/hello/hello.c`"
     );
 }
+
+#[test]
+fn raw_syscall_is_refused_with_its_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let title = dir.path().join("title");
+    let Some(eboot) = build_title("raw_syscall", &title, "syscall", &["raw.c"], &[]) else {
+        return;
+    };
+    let out = dir.path().join("out");
+    let o = native5()
+        .arg("relink")
+        .arg(&eboot)
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("raw system call `syscall` at 0x"), "{err}");
+    assert!(err.contains("in the function at 0x"), "{err}");
+    assert!(!out.exists());
+    // --allow-syscalls is the debugging escape hatch.
+    let o = native5()
+        .args(["relink", "--allow-syscalls"])
+        .arg(&eboot)
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn syscall_bytes_that_are_data_are_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let title = dir.path().join("title");
+    let Some(eboot) = build_title("syscall_data", &title, "syscall", &["data_in_text.c"], &[])
+    else {
+        return;
+    };
+    let out = dir.path().join("out");
+    relink(&eboot, &out);
+    let (code, stdout, stderr) = run(&out, Duration::from_secs(20));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, "7 20\n");
+}

@@ -614,7 +614,10 @@ const MAX_IMAGE_END: u64 = 1 << 40;
 fn check_segments(img: &Image) -> Result<(), RelinkError> {
     for s in img.segments.iter().filter(|s| s.is_loaded()) {
         let end = s.vaddr.checked_add(s.memsz).filter(|&e| e <= MAX_IMAGE_END);
-        let file_end = s.offset.checked_add(s.filesz).filter(|&e| e <= img.elf.len() as u64);
+        let file_end = s
+            .offset
+            .checked_add(s.filesz)
+            .filter(|&e| e <= img.elf.len() as u64);
         if end.is_none() || file_end.is_none() || s.filesz > s.memsz {
             return Err(RelinkError::Layout(format!(
                 "loaded segment at vaddr {:#x} (file offset {:#x}, filesz {:#x}, memsz {:#x}) \
@@ -624,7 +627,9 @@ fn check_segments(img: &Image) -> Result<(), RelinkError> {
         }
     }
     if img.elf.len() < 64 {
-        return Err(RelinkError::Layout("the ELF is shorter than its header".into()));
+        return Err(RelinkError::Layout(
+            "the ELF is shorter than its header".into(),
+        ));
     }
     Ok(())
 }

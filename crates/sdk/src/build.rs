@@ -90,6 +90,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildOutput, SdkError> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    std::fs::create_dir_all(dir).map_err(SdkError::io(dir))?;
     let mut tmp = tempfile::Builder::new()
         .prefix(".native5-sdk-")
         .tempfile_in(dir)
