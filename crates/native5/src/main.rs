@@ -41,7 +41,9 @@ enum Command {
         /// Skip the raw system call check (for debugging only).
         #[arg(long)]
         allow_syscalls: bool,
-        /// Unused-import filter: 0 keeps every import (the only level implemented yet).
+        /// Unused-import filter: 0 keeps every import; 1 drops GOT (non-PLT) imports that
+        /// no reachable code reads; 2 also drops PLT imports that no reachable code calls.
+        /// Dropped slots point at a stub that names the import and aborts.
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
         unused_filter: u8,
         /// Write OUTDIR/imports.json, classing every import.

@@ -16,15 +16,16 @@ pub struct Args {
 
 /// Runs `native5 relink`.
 pub fn relink(a: &Args) -> Result<()> {
-    if a.unused_filter != 0 {
-        bail!(
-            "--unused-filter={} is not implemented yet; use 0",
-            a.unused_filter
-        );
-    }
+    let unused_filter = match a.unused_filter {
+        0 => relink::UnusedFilter::Keep,
+        1 => relink::UnusedFilter::NonPlt,
+        2 => relink::UnusedFilter::Strict,
+        n => bail!("--unused-filter={n}: use 0, 1 or 2"),
+    };
     let opts = relink::RelinkOptions {
         allow_syscalls: a.allow_syscalls,
         registry: a.registry,
+        unused_filter,
         runtime: None,
         catalogue: crate::catalogue::load(a.nids.as_deref())?,
     };
@@ -34,11 +35,12 @@ pub fn relink(a: &Args) -> Result<()> {
         println!("wrote {}", a.outdir.join(f).display());
     }
     println!(
-        "imports: {} bound to the runtime, {} to bundled modules, {} to abort stubs; \
-         {} instructions scanned for raw system calls",
+        "imports: {} bound to the runtime, {} to bundled modules, {} to abort stubs, \
+         {} dropped as unused; {} instructions scanned",
         report.bound_runtime,
         report.bound_modules,
         report.stubbed.len(),
+        report.dropped,
         report.scanned_instructions
     );
     for (bin, nid, name) in &report.stubbed {

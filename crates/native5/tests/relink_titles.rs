@@ -312,3 +312,79 @@ fn syscall_bytes_that_are_data_are_accepted() {
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(stdout, "7 20\n");
 }
+
+/// The `class` of each import in OUTDIR/imports.json, by name.
+fn registry(out: &Path) -> std::collections::BTreeMap<String, String> {
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("imports.json")).unwrap()).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap_or("?").to_string(),
+                e["class"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn unused_filter_levels_drop_what_no_reachable_code_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let title = dir.path().join("title");
+    let Some(eboot) = build_title("unused_filter", &title, "unused", &["main.c"], &[]) else {
+        return;
+    };
+    let mut classes = Vec::new();
+    for level in ["0", "1", "2"] {
+        let out = dir.path().join(format!("out{level}"));
+        let o = native5()
+            .args(["relink", "--registry", "--unused-filter", level])
+            .arg(&eboot)
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let r = registry(&out);
+        classes.push((
+            r["sceKernelGetProcessTime"].clone(),
+            r["sceKernelUsleep"].clone(),
+        ));
+        assert_eq!(r["printf"], "implemented");
+        let (code, stdout, stderr) = run(&out, Duration::from_secs(20));
+        assert_eq!(
+            (code, stdout.as_str()),
+            (Some(0), "ok\n"),
+            "level {level}: {stderr}"
+        );
+    }
+    assert_eq!(classes[0].1, "implemented");
+    assert_ne!(classes[0].0, "dropped");
+    assert_eq!(
+        classes[1],
+        ("dropped".to_string(), "implemented".to_string())
+    );
+    assert_eq!(classes[2], ("dropped".to_string(), "dropped".to_string()));
+}
+
+#[test]
+fn app_elf_runs_directly_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    relink(
+        &testkit::workspace_root().join("examples/hello/eboot.bin"),
+        &out,
+    );
+    let o = Command::new(out.join("app.elf"))
+        .env_remove("LD_LIBRARY_PATH")
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(42),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("hello from a PS5 title"));
+}

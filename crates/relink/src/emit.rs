@@ -24,6 +24,9 @@ pub enum Binding {
     Module(String),
     /// Nobody does: bound to a stub that reports it and aborts.
     Missing,
+    /// Dropped by the unused-import filter: no reachable code reads its slots, which
+    /// are pointed at the same reporting stub in case the analysis missed a path.
+    Dropped,
 }
 
 /// Executable or module.
@@ -172,7 +175,12 @@ pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
         if sym.name.is_empty() || !(sym.bind == STB_GLOBAL || sym.bind == STB_WEAK) {
             continue;
         }
-        if sym.is_undefined() && plan.bindings.get(&i) == Some(&Binding::Missing) {
+        if sym.is_undefined()
+            && matches!(
+                plan.bindings.get(&i),
+                Some(Binding::Missing | Binding::Dropped)
+            )
+        {
             missing.push(i);
             continue;
         }

@@ -18,6 +18,7 @@ pub mod output;
 pub mod runtime_exports;
 pub mod syscalls;
 
+pub use analyze::UnusedFilter;
 pub use output::{relink, RelinkOptions, RelinkReport};
 
 /// Why a relink failed.

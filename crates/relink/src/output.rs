@@ -16,6 +16,8 @@ pub struct RelinkOptions {
     pub allow_syscalls: bool,
     /// Write `imports.json`.
     pub registry: bool,
+    /// `--unused-filter`.
+    pub unused_filter: analyze::UnusedFilter,
     /// The runtime shared object; located automatically when `None`.
     pub runtime: Option<PathBuf>,
     /// Names for NIDs in messages.
@@ -33,6 +35,8 @@ pub struct RelinkReport {
     pub bound_modules: usize,
     /// Imports bound to abort stubs: (binary, NID, name).
     pub stubbed: Vec<(String, String, Option<String>)>,
+    /// Imports dropped by the unused-import filter.
+    pub dropped: usize,
     /// Modules converted, relative to OUTDIR.
     pub modules: Vec<String>,
     /// Instructions the syscall scan decoded.
@@ -162,10 +166,17 @@ pub fn relink(
                        label: &str,
                        depth: usize|
      -> Result<emit::Emitted, RelinkError> {
+        let filtering = opts.unused_filter != analyze::UnusedFilter::Keep;
+        let mut dropped = std::collections::BTreeSet::new();
+        if filtering {
+            let reach = crate::syscalls::scan_with(img, &analyze::reachability_starts(img), true);
+            dropped = analyze::unused_imports(img, opts.unused_filter, &reach.rip_refs);
+            report.dropped += dropped.len();
+        }
         if !opts.allow_syscalls {
-            let (found, n) = analyze::scan_syscalls(img);
-            report.scanned_instructions += n;
-            if let Some(s) = found {
+            let scan = crate::syscalls::scan_with(img, &analyze::code_starts(img), false);
+            report.scanned_instructions += scan.decoded;
+            if let Some(s) = scan.syscall {
                 return Err(RelinkError::RawSyscall {
                     path: label.to_string(),
                     address: s.address,
@@ -183,6 +194,7 @@ pub fn relink(
         for imp in &img.imports {
             let module = imp.module.clone();
             let b = match module.as_ref().and_then(|m| provided.get(m)) {
+                _ if dropped.contains(&imp.symbol) => Binding::Dropped,
                 Some((file, exports)) if exports.contains(&imp.nid) => {
                     if !needed.contains(file) {
                         needed.push(file.clone());
@@ -210,6 +222,7 @@ pub fn relink(
                     Binding::Runtime => "implemented",
                     Binding::Module(_) => "module",
                     Binding::Missing => "absent",
+                    Binding::Dropped => "dropped",
                 },
             });
             if b == Binding::Missing {

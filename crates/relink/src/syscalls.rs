@@ -90,16 +90,35 @@ impl Visited {
     }
 }
 
+/// What a scan of reachable code found.
+#[derive(Debug, Default)]
+pub struct ScanResult {
+    /// The first raw system call, if any.
+    pub syscall: Option<RawSyscall>,
+    /// Instructions decoded.
+    pub decoded: usize,
+    /// Addresses that reachable instructions read or write RIP-relatively (GOT slots
+    /// among them), when asked for.
+    pub rip_refs: BTreeSet<u64>,
+}
+
 /// Scans reachable code; returns the first raw system call, if any, and how many
 /// instructions were decoded.
 pub fn scan(img: &Image, starts: &BTreeSet<u64>) -> (Option<RawSyscall>, usize) {
+    let r = scan_with(img, starts, false);
+    (r.syscall, r.decoded)
+}
+
+/// Scans reachable code; with `collect_refs` it decodes everything reachable (no
+/// shortcut) and records RIP-relative memory references for the unused-import filter.
+pub fn scan_with(img: &Image, starts: &BTreeSet<u64>, collect_refs: bool) -> ScanResult {
+    let mut result = ScanResult::default();
     let ranges = code_ranges(img);
-    if !has_candidate(img, &ranges) {
-        return (None, 0);
+    if !collect_refs && !has_candidate(img, &ranges) {
+        return result;
     }
     let mut work: Vec<u64> = starts.iter().copied().collect();
     let mut seen = Visited::new(&ranges);
-    let mut decoded = 0;
     while let Some(start) = work.pop() {
         let Some(bytes) = code_at(img, &ranges, start) else {
             continue;
@@ -114,21 +133,29 @@ pub fn scan(img: &Image, starts: &BTreeSet<u64>) -> (Option<RawSyscall>, usize) 
             if !seen.insert(ins.ip()) {
                 break;
             }
-            decoded += 1;
+            result.decoded += 1;
+            if collect_refs && ins.is_ip_rel_memory_operand() {
+                let target = ins.ip_rel_memory_address();
+                result.rip_refs.insert(target);
+                // Code whose address is taken (`lea reg, [rip + f]`) may be called.
+                if ins.mnemonic() == Mnemonic::Lea {
+                    work.push(target);
+                }
+            }
             let raw = matches!(
                 ins.mnemonic(),
                 Mnemonic::Syscall | Mnemonic::Sysenter | Mnemonic::Sysret | Mnemonic::Sysexit
             ) || (ins.code() == Code::Int_imm8 && ins.immediate8() == 0x80);
-            if raw {
+            if raw && result.syscall.is_none() {
                 let nearest_start = starts.range(..=ins.ip()).next_back().copied();
-                return (
-                    Some(RawSyscall {
-                        address: ins.ip(),
-                        instruction: format!("{ins}"),
-                        nearest_start,
-                    }),
-                    decoded,
-                );
+                result.syscall = Some(RawSyscall {
+                    address: ins.ip(),
+                    instruction: format!("{ins}"),
+                    nearest_start,
+                });
+                if !collect_refs {
+                    return result;
+                }
             }
             match ins.flow_control() {
                 FlowControl::Next | FlowControl::IndirectCall | FlowControl::Interrupt => {}
@@ -144,7 +171,7 @@ pub fn scan(img: &Image, starts: &BTreeSet<u64>) -> (Option<RawSyscall>, usize) 
             }
         }
     }
-    (None, decoded)
+    result
 }
 
 /// Reads an `.eh_frame_hdr` search table and returns the FDEs' initial locations.
