@@ -388,3 +388,51 @@ fn app_elf_runs_directly_too() {
     );
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("hello from a PS5 title"));
 }
+
+#[test]
+fn title_reads_its_process_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    let title = dir.path().join("title");
+    let Some(eboot) = build_title("procparam", &title, "procparam", &["main.c"], &[]) else {
+        return;
+    };
+    let out = dir.path().join("out");
+    relink(&eboot, &out);
+    let (code, stdout, stderr) = run(&out, Duration::from_secs(20));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stdout,
+        format!("size 0x50 magic ORBI sdk {:#x}\n", sdk::SDK_VERSION)
+    );
+}
+
+#[test]
+fn unimplemented_import_reports_its_nid_and_name_when_called() {
+    let dir = tempfile::tempdir().unwrap();
+    let title = dir.path().join("title");
+    let Some(eboot) = build_title("missing_import", &title, "missing", &["main.c"], &[]) else {
+        return;
+    };
+    let out = dir.path().join("out");
+    let o = native5()
+        .args(["relink", "--nids"])
+        .arg(testkit::workspace_root().join("tests/titles/missing/names.txt"))
+        .arg(&eboot)
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let listed = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        listed.contains(&format!(
+            "not implemented: app.elf: {} sceNetInit",
+            sce::nid_of("sceNetInit")
+        )),
+        "{listed}"
+    );
+    let (code, stdout, stderr) = run(&out, Duration::from_secs(20));
+    assert_eq!(stdout, "before the call\n");
+    assert_eq!(code, None, "killed by SIGABRT, so no exit code");
+    let want = format!("import {} (sceNetInit)", sce::nid_of("sceNetInit"));
+    assert!(stderr.contains(&want), "{stderr}");
+}

@@ -183,29 +183,41 @@ unsafe fn run_main_initializers(block: *mut u64) {
 
 /// The main program's load bias and its dynamic table.
 fn main_program_dynamic() -> Option<(u64, *const u64)> {
+    main_program_segment(host_libc::PT_DYNAMIC).map(|(bias, va)| (bias, (bias + va) as *const u64))
+}
+
+/// The main program's load bias and the `p_vaddr` of its first segment of `p_type`.
+pub fn main_program_segment(p_type: u32) -> Option<(u64, u64)> {
+    struct Query {
+        p_type: u32,
+        found: Option<(u64, u64)>,
+    }
     unsafe extern "C" fn first(
         info: *mut host_libc::dl_phdr_info,
         _: usize,
         data: *mut c_void,
     ) -> i32 {
-        // SAFETY: the loader passes a valid info; `data` is our output slot.
+        // SAFETY: the loader passes a valid info; `data` is our query.
         unsafe {
             let info = &*info;
+            let q = &mut *(data as *mut Query);
             for i in 0..info.dlpi_phnum as usize {
                 let ph = &*info.dlpi_phdr.add(i);
-                if ph.p_type == host_libc::PT_DYNAMIC {
-                    *(data as *mut (u64, u64)) = (info.dlpi_addr, info.dlpi_addr + ph.p_vaddr);
+                if ph.p_type == q.p_type && q.found.is_none() {
+                    q.found = Some((info.dlpi_addr, ph.p_vaddr));
                 }
             }
         }
         1 // the first object is the main program; stop there
     }
-    let mut out = (0u64, 0u64);
-    // SAFETY: the callback writes only into `out`.
-    unsafe { host_libc::dl_iterate_phdr(Some(first), (&raw mut out).cast()) };
-    (out.1 != 0).then_some((out.0, out.1 as *const u64))
+    let mut q = Query {
+        p_type,
+        found: None,
+    };
+    // SAFETY: the callback writes only into `q`.
+    unsafe { host_libc::dl_iterate_phdr(Some(first), (&raw mut q).cast()) };
+    q.found
 }
-
 /// Called by the stub the relinker binds an import to when the runtime does not
 /// implement it: reports the NID and name, then aborts.
 ///

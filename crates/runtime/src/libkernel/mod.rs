@@ -2,6 +2,7 @@
 
 pub mod errors;
 pub mod modules;
+pub mod process;
 pub mod stack_protector;
 pub mod thread;
 pub mod time;
