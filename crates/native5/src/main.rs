@@ -69,6 +69,15 @@ enum Command {
     },
     /// Run a relinked title: OUTDIR/app.elf with ARGS; exits with the title's status.
     Run {
+        /// No window: present frames off-screen (needs no display server).
+        #[arg(long)]
+        headless: bool,
+        /// Exit after this many presented frames.
+        #[arg(long, value_name = "N")]
+        frames: Option<u64>,
+        /// Write each presented frame as an opaque PNG into DIR.
+        #[arg(long, value_name = "DIR")]
+        dump_frames: Option<PathBuf>,
         /// The folder `native5 relink` wrote.
         outdir: PathBuf,
         /// Arguments for the title.
@@ -180,7 +189,20 @@ fn main() -> ExitCode {
             cflags,
         ),
         Command::Rdna { command } => rdna_cmd(command),
-        Command::Run { outdir, args } => return relink_cmd::run(&outdir, &args),
+        Command::Run {
+            headless,
+            frames,
+            dump_frames,
+            outdir,
+            args,
+        } => {
+            let present = relink_cmd::Presentation {
+                headless,
+                frames,
+                dump_frames,
+            };
+            return relink_cmd::run(&outdir, &args, &present);
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -52,9 +52,17 @@ pub fn relink(a: &Args) -> Result<()> {
     Ok(())
 }
 
+/// How `native5 run` presents frames; passed to the runtime through the documented
+/// `NATIVE5_HEADLESS`, `NATIVE5_FRAMES` and `NATIVE5_DUMP_FRAMES` variables.
+pub struct Presentation {
+    pub headless: bool,
+    pub frames: Option<u64>,
+    pub dump_frames: Option<PathBuf>,
+}
+
 /// Runs `native5 run`: replaces this process with OUTDIR/app.elf, so the exit status,
 /// signals and standard streams are the title's own.
-pub fn run(outdir: &Path, args: &[String]) -> ExitCode {
+pub fn run(outdir: &Path, args: &[String], present: &Presentation) -> ExitCode {
     use std::os::unix::process::CommandExt;
     let app = outdir.join("app.elf");
     if !app.is_file() {
@@ -65,7 +73,22 @@ pub fn run(outdir: &Path, args: &[String]) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let err = std::process::Command::new(&app).args(args).exec();
+    let mut cmd = std::process::Command::new(&app);
+    cmd.args(args);
+    if present.headless {
+        cmd.env("NATIVE5_HEADLESS", "1");
+    }
+    if let Some(n) = present.frames {
+        cmd.env("NATIVE5_FRAMES", n.to_string());
+    }
+    if let Some(d) = &present.dump_frames {
+        if let Err(e) = std::fs::create_dir_all(d) {
+            eprintln!("native5: error: cannot create {}: {e}", d.display());
+            return ExitCode::from(2);
+        }
+        cmd.env("NATIVE5_DUMP_FRAMES", d);
+    }
+    let err = cmd.exec();
     eprintln!("native5: error: cannot start {}: {err}", app.display());
     ExitCode::from(2)
 }

@@ -42,3 +42,4 @@ pub mod guest_io;
 pub mod libc;
 pub mod libkernel;
 pub mod start;
+pub mod videoout;

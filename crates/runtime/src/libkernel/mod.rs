@@ -1,5 +1,7 @@
 //! libkernel: threads, time, modules, TLS, errno and the stack protector.
 
+pub mod dmem;
+pub mod equeue;
 pub mod errors;
 pub mod modules;
 pub mod process;
