@@ -26,10 +26,12 @@ pub struct RawSyscall {
 
 /// Executable ranges of the image: (vaddr, file offset, length).
 fn code_ranges(img: &Image) -> Vec<(u64, u64, u64)> {
+    let file = img.elf.len() as u64;
     img.segments
         .iter()
-        .filter(|s| s.is_loaded() && s.flags & pf::X != 0)
-        .map(|s| (s.vaddr, s.offset, s.filesz))
+        .filter(|s| s.is_loaded() && s.flags & pf::X != 0 && s.offset < file)
+        // Only the bytes the file really has can be decoded.
+        .map(|s| (s.vaddr, s.offset, s.filesz.min(file - s.offset)))
         .collect()
 }
 

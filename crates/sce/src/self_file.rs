@@ -23,6 +23,14 @@ const FLAG_BLOCKED: u64 = 0x800;
 /// The largest ELF image a SELF may unwrap to; guards against absurd offsets.
 const MAX_IMAGE: u64 = 1 << 32;
 
+/// The largest image a SELF of `file_len` bytes may unwrap to. The unwrapped ELF keeps
+/// the gaps between its 16 KiB-aligned segments, which the SELF leaves out, so it can
+/// be several times larger than the file — but not by gigabytes: a small file that
+/// claims a segment at 3 GiB is malformed, not something to allocate for.
+fn image_limit(file_len: usize) -> u64 {
+    (file_len as u64).saturating_mul(16).saturating_add(256 << 20).min(MAX_IMAGE)
+}
+
 /// Which SELF flavour wrapped the ELF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SelfKind {
@@ -102,9 +110,17 @@ pub fn unwrap(data: &[u8]) -> Result<(SelfHeader, Vec<u8>)> {
         let end = ph
             .offset
             .checked_add(filesz)
-            .filter(|&e| e <= MAX_IMAGE)
+            .filter(|&e| e <= image_limit(data.len()))
             .ok_or_else(|| {
-                Error::malformed(eo, "SELF entry file_size", "segment ends past 4 GiB")
+                Error::malformed(
+                    eo,
+                    "SELF entry file_size",
+                    format!(
+                        "program header {id} places its data at {:#x}, far past what a {:#x}-byte SELF can hold",
+                        ph.offset,
+                        data.len()
+                    ),
+                )
             })?;
         if filesz > ph.filesz {
             return Err(Error::malformed(
@@ -119,11 +135,11 @@ pub fn unwrap(data: &[u8]) -> Result<(SelfHeader, Vec<u8>)> {
         image_len = image_len.max(end);
         placements.push((ph.offset, src));
     }
-    if image_len > MAX_IMAGE {
+    if image_len > image_limit(data.len()) {
         return Err(Error::malformed(
             elf_off + 32,
             "e_phoff",
-            "program headers lie past 4 GiB",
+            "program headers lie far past the end of the SELF",
         ));
     }
     let mut image = vec![0u8; image_len as usize];
