@@ -12,6 +12,7 @@ use crate::RelinkError;
 use sce::dynamic::dt;
 use sce::elf::{pf, pt, ProgramHeader, PHDR_SIZE};
 use sce::image::{r_x86_64, Image, Symbol, STB_GLOBAL, STB_WEAK};
+use sce::strtab::StringTable;
 use sce::SymbolNid;
 use std::collections::BTreeMap;
 
@@ -105,32 +106,6 @@ struct Dynsym {
     size: u64,
 }
 
-/// A string table with deduplication.
-#[derive(Default)]
-struct Strings {
-    bytes: Vec<u8>,
-    index: BTreeMap<String, u32>,
-}
-
-impl Strings {
-    fn add(&mut self, s: &str) -> u32 {
-        if self.bytes.is_empty() {
-            self.bytes.push(0);
-        }
-        if s.is_empty() {
-            return 0;
-        }
-        if let Some(&o) = self.index.get(s) {
-            return o;
-        }
-        let o = self.bytes.len() as u32;
-        self.bytes.extend_from_slice(s.as_bytes());
-        self.bytes.push(0);
-        self.index.insert(s.to_string(), o);
-        o
-    }
-}
-
 fn host_name(sym: &Symbol) -> String {
     // Dynamic symbols are named by the bare NID; the `#L#M` suffix is cut.
     SymbolNid::parse(&sym.name)
@@ -145,8 +120,7 @@ pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
     check_segments(img)?;
 
     // Symbols: the null symbol, the runtime hooks, then every import and export.
-    let mut strings = Strings::default();
-    strings.add("");
+    let mut strings = StringTable::new();
     let mut dynsym = vec![Dynsym {
         name: 0,
         info: 0,
@@ -155,7 +129,7 @@ pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
         value: 0,
         size: 0,
     }];
-    let hook = |strings: &mut Strings, dynsym: &mut Vec<Dynsym>, name: &str| {
+    let hook = |strings: &mut StringTable, dynsym: &mut Vec<Dynsym>, name: &str| {
         dynsym.push(Dynsym {
             name: strings.add(name),
             info: STB_GLOBAL << 4 | 2,
@@ -369,7 +343,7 @@ pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
         off += INTERP.len() as u64;
     }
     let dynstr_off = off;
-    off += strings.bytes.len() as u64;
+    off += strings.bytes().len() as u64;
     off = off.next_multiple_of(8);
     let dynsym_off = off;
     // The GOT slots' relocations are added below; reserve their entries now.
@@ -395,7 +369,7 @@ pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
     dynamic.push((dt::HASH, data_va + hash_off));
     dynamic.push((dt::STRTAB, data_va + dynstr_off));
     dynamic.push((dt::SYMTAB, data_va + dynsym_off));
-    dynamic.push((dt::STRSZ, strings.bytes.len() as u64));
+    dynamic.push((dt::STRSZ, strings.bytes().len() as u64));
     dynamic.push((dt::SYMENT, 24));
     dynamic.push((dt::RELA, data_va + rela_off));
     dynamic.push((dt::RELASZ, (rela.len() + got_relocs) as u64 * 24));
@@ -558,7 +532,7 @@ pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
         let o = i * PHDR_SIZE as usize;
         data[o..o + PHDR_SIZE as usize].copy_from_slice(&p.to_bytes());
     }
-    put(&mut data, dynstr_off, &strings.bytes);
+    put(&mut data, dynstr_off, strings.bytes());
     let mut o = dynsym_off as usize;
     for s in &dynsym {
         data[o..o + 4].copy_from_slice(&s.name.to_le_bytes());
@@ -569,11 +543,19 @@ pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
         data[o + 16..o + 24].copy_from_slice(&s.size.to_le_bytes());
         o += 24;
     }
-    put(
-        &mut data,
-        hash_off,
-        &sysv_hash(&dynsym, &strings.bytes, nbucket),
+    let names: Vec<&[u8]> = dynsym
+        .iter()
+        .map(|d| {
+            let tail = &strings.bytes()[d.name as usize..];
+            &tail[..tail.iter().position(|&c| c == 0).unwrap_or(tail.len())]
+        })
+        .collect();
+    let hash = sce::strtab::hash_table(&names);
+    debug_assert_eq!(
+        hash.len() as u64,
+        4 * (2 + nbucket as u64 + dynsym.len() as u64)
     );
+    put(&mut data, hash_off, &hash);
     put(&mut data, rela_off, &rela_bytes(&rela));
     put(&mut data, jmprel_off, &rela_bytes(&jmprel));
     let dyn_bytes: Vec<u8> = dynamic
@@ -659,23 +641,5 @@ fn rela_bytes(list: &[(u64, u64, i64)]) -> Vec<u8> {
                 .chain(i.to_le_bytes())
                 .chain(a.to_le_bytes())
         })
-        .collect()
-}
-
-fn sysv_hash(syms: &[Dynsym], strtab: &[u8], nbucket: u32) -> Vec<u8> {
-    let mut buckets = vec![0u32; nbucket as usize];
-    let mut chains = vec![0u32; syms.len()];
-    for (i, s) in syms.iter().enumerate().skip(1) {
-        let name = &strtab[s.name as usize..];
-        let end = name.iter().position(|&c| c == 0).unwrap_or(name.len());
-        let b = (sce::writer::elf_hash(&name[..end]) % nbucket) as usize;
-        chains[i] = buckets[b];
-        buckets[b] = i as u32;
-    }
-    [nbucket, syms.len() as u32]
-        .iter()
-        .chain(&buckets)
-        .chain(&chains)
-        .flat_map(|w| w.to_le_bytes())
         .collect()
 }

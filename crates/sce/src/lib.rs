@@ -13,6 +13,7 @@ pub mod error;
 pub mod image;
 pub mod nid;
 pub mod self_file;
+pub mod strtab;
 pub mod writer;
 
 pub use catalogue::NidCatalogue;

@@ -28,7 +28,10 @@ const MAX_IMAGE: u64 = 1 << 32;
 /// be several times larger than the file — but not by gigabytes: a small file that
 /// claims a segment at 3 GiB is malformed, not something to allocate for.
 fn image_limit(file_len: usize) -> u64 {
-    (file_len as u64).saturating_mul(16).saturating_add(256 << 20).min(MAX_IMAGE)
+    (file_len as u64)
+        .saturating_mul(16)
+        .saturating_add(256 << 20)
+        .min(MAX_IMAGE)
 }
 
 /// Which SELF flavour wrapped the ELF.

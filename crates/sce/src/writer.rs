@@ -18,6 +18,7 @@ use crate::elf::{self, pf, pt, ProgramHeader, PHDR_SIZE};
 use crate::error::{Error, Result};
 use crate::image::{Image, Relocation, Symbol, STB_WEAK};
 use crate::nid::{nid_of, SymbolNid};
+use crate::strtab::{self, StringTable};
 
 /// What the output is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -391,48 +392,8 @@ struct DynlibData {
     dynamic_size: u64,
 }
 
-/// A string table that deduplicates entries.
-struct StringTable {
-    bytes: Vec<u8>,
-    index: BTreeMap<String, u32>,
-}
-
-impl StringTable {
-    fn new() -> Self {
-        StringTable {
-            bytes: vec![0],
-            index: BTreeMap::new(),
-        }
-    }
-
-    fn add(&mut self, s: &str) -> u32 {
-        if s.is_empty() {
-            return 0;
-        }
-        if let Some(&o) = self.index.get(s) {
-            return o;
-        }
-        let o = self.bytes.len() as u32;
-        self.bytes.extend_from_slice(s.as_bytes());
-        self.bytes.push(0);
-        self.index.insert(s.to_string(), o);
-        o
-    }
-}
-
-/// The SysV ELF hash of a symbol name.
-pub fn elf_hash(name: &[u8]) -> u32 {
-    let mut h: u32 = 0;
-    for &c in name {
-        h = (h << 4).wrapping_add(c as u32);
-        let g = h & 0xf000_0000;
-        if g != 0 {
-            h ^= g >> 24;
-        }
-        h &= !g;
-    }
-    h
-}
+/// The SysV ELF hash of a symbol name (kept here for the writer's callers).
+pub use crate::strtab::elf_hash;
 
 fn build_dynlib(
     img: &Image,
@@ -474,19 +435,8 @@ fn build_dynlib(
     let jmprel = rela_bytes(&img.plt_relocations)?;
 
     // SysV hash table over the output symbols.
-    let nsym = plan.symbols.len() as u32;
-    let nbucket = (nsym / 2).max(1);
-    let mut buckets = vec![0u32; nbucket as usize];
-    let mut chains = vec![0u32; nsym as usize];
-    for (i, (_, name)) in plan.symbols.iter().enumerate().skip(1) {
-        let b = (elf_hash(name.as_bytes()) % nbucket) as usize;
-        chains[i] = buckets[b];
-        buckets[b] = i as u32;
-    }
-    let mut hash = Vec::new();
-    for w in [nbucket, nsym].iter().chain(&buckets).chain(&chains) {
-        hash.extend_from_slice(&w.to_le_bytes());
-    }
+    let names: Vec<&[u8]> = plan.symbols.iter().map(|(_, n)| n.as_bytes()).collect();
+    let hash = strtab::hash_table(&names);
 
     // Layout: fingerprint, strings, then 8-aligned tables, then the dynamic table.
     let mut data = Vec::new();
@@ -494,7 +444,7 @@ fn build_dynlib(
     data.extend_from_slice(&digest[..20]);
     data.extend_from_slice(&[0; 4]);
     let str_off = data.len() as u64;
-    data.extend_from_slice(&strtab.bytes);
+    data.extend_from_slice(strtab.bytes());
     let mut place = |bytes: &[u8]| {
         data.resize(data.len().next_multiple_of(8), 0);
         let o = data.len() as u64;
@@ -510,7 +460,7 @@ fn build_dynlib(
         (dt::SCE_HASH, hash_off),
         (dt::SCE_HASHSZ, hash.len() as u64),
         (dt::SCE_STRTAB, str_off),
-        (dt::SCE_STRSZ, strtab.bytes.len() as u64),
+        (dt::SCE_STRSZ, strtab.bytes().len() as u64),
         (dt::SCE_SYMTAB, sym_off),
         (dt::SCE_SYMTABSZ, symtab.len() as u64),
         (dt::SCE_SYMENT, elf::SYM_SIZE),
