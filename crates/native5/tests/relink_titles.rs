@@ -1,77 +1,11 @@
 //! `native5 relink` + `native5 run` on real titles: they run natively on this machine.
 
-use std::io::Read;
+mod common;
+
+use common::{build_title, native5, relink, run};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-fn native5() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_native5"))
-}
-
-fn relink(input: &Path, out: &Path) {
-    let o = native5()
-        .arg("relink")
-        .arg(input)
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "relink failed: {}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
-/// Runs the title until it exits or `limit` passes (then kills it); returns
-/// (exit code, stdout, stderr).
-fn run(out: &Path, limit: Duration) -> (Option<i32>, String, String) {
-    // cargo points LD_LIBRARY_PATH at target/debug, which the host loader searches
-    // before the title's RUNPATH: drop it so the title binds to its own libs/.
-    let mut child = native5()
-        .env_remove("LD_LIBRARY_PATH")
-        .arg("run")
-        .arg(out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            let mut err = String::new();
-            child
-                .stderr
-                .take()
-                .unwrap()
-                .read_to_string(&mut err)
-                .unwrap();
-            return (status.code(), reader.join().unwrap(), err);
-        }
-        if start.elapsed() > limit {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    // `native5 run` execs the title, so this is the title's process.
-    let _ = child.kill();
-    let _ = child.wait();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    (None, reader.join().unwrap(), err)
-}
+use std::process::Command;
+use std::time::Duration;
 
 fn shared_title(test: &str, rel: &str) -> Option<PathBuf> {
     testkit::shared_file(test, &format!("titles/openorbis/{rel}"))
@@ -158,29 +92,6 @@ fn relink_bad_arguments_exit_1() {
     assert_eq!(o.status.code(), Some(1));
     let o = native5().arg("relink").output().unwrap();
     assert_eq!(o.status.code(), Some(1));
-}
-
-/// Builds a title from `tests/titles/<dir>` with the sdk; `None` (skip) without clang-19.
-fn build_title(
-    test: &str,
-    out_dir: &Path,
-    dir: &str,
-    main: &[&str],
-    modules: &[(&str, &str)],
-) -> Option<PathBuf> {
-    sdk::test_toolchain(test)?;
-    let src = testkit::workspace_root().join("tests/titles").join(dir);
-    for (source, rel) in modules {
-        let mut o = sdk::BuildOptions::new([src.join(source)], out_dir.join(rel));
-        o.module = true;
-        std::fs::create_dir_all(out_dir.join(rel).parent().unwrap()).unwrap();
-        sdk::build(&o).unwrap_or_else(|e| panic!("{source}: {e}"));
-    }
-    let eboot = out_dir.join("eboot.bin");
-    let mut o = sdk::BuildOptions::new(main.iter().map(|m| src.join(m)), &eboot);
-    o.modules = modules.iter().map(|(_, rel)| out_dir.join(rel)).collect();
-    sdk::build(&o).unwrap();
-    Some(eboot)
 }
 
 #[test]

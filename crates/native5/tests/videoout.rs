@@ -1,15 +1,11 @@
 //! VideoOut on real titles: the OpenOrbis graphics sample draws its Mandelbrot, and
 //! `native5 run --headless --dump-frames` writes the first presented frame as a PNG.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-fn native5() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_native5"));
-    // cargo's LD_LIBRARY_PATH would win over the title's RUNPATH.
-    c.env_remove("LD_LIBRARY_PATH");
-    c
-}
+use common::{relink, run_with};
+use std::path::Path;
+use std::time::Duration;
 
 fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
     let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
@@ -62,26 +58,12 @@ fn graphics_sample_presents_the_mandelbrot() {
     };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let o = native5()
-        .arg("relink")
-        .arg(&input)
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    relink(&input, &out);
     let frames = dir.path().join("frames");
-    let o = native5()
-        .args(["run", "--headless", "--frames", "1", "--dump-frames"])
-        .arg(&frames)
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let dump = frames.to_str().unwrap();
+    let args = ["--headless", "--frames", "1", "--dump-frames", dump];
+    let (code, _, stderr) = run_with(&out, &args, Duration::from_secs(60));
+    assert_eq!(code, Some(0), "{stderr}");
     let (w, h, rgb) = read_png(&frames.join("frame-00001.png"));
     assert_eq!((w, h), (1920, 1080));
     let mut wrong = 0;
