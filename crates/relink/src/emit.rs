@@ -289,7 +289,7 @@ pub fn emit(plan: &EmitPlan<'_>) -> Result<Emitted, RelinkError> {
                         rela.push((
                             r.offset,
                             r_x86_64::RELATIVE as u64,
-                            stub_va(n) as i64 + r.addend,
+                            (stub_va(n) as i64).wrapping_add(r.addend),
                         ));
                         continue;
                     }

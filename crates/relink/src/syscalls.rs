@@ -37,7 +37,7 @@ fn code_ranges(img: &Image) -> Vec<(u64, u64, u64)> {
 
 fn code_at<'a>(img: &'a Image, ranges: &[(u64, u64, u64)], va: u64) -> Option<&'a [u8]> {
     ranges.iter().find_map(|&(v, o, n)| {
-        (va >= v && va < v + n).then(|| {
+        (va >= v && va - v < n).then(|| {
             let start = (o + (va - v)) as usize;
             let end = ((o + n) as usize).min(img.elf.len());
             img.elf.get(start..end).unwrap_or(&[])
@@ -80,7 +80,7 @@ impl Visited {
     /// Marks `va`; returns false if it was marked already (or is outside the code).
     fn insert(&mut self, va: u64) -> bool {
         for (v, n, bits) in &mut self.ranges {
-            if va >= *v && va < *v + *n {
+            if va >= *v && va - *v < *n {
                 let i = (va - *v) as usize;
                 let (w, b) = (i / 64, 1u64 << (i % 64));
                 let fresh = bits[w] & b == 0;
@@ -183,7 +183,7 @@ pub fn eh_frame_starts(img: &Image) -> Vec<u64> {
     };
     let Some(hdr) = img
         .elf
-        .get(seg.offset as usize..(seg.offset + seg.filesz) as usize)
+        .get(seg.offset as usize..seg.offset.saturating_add(seg.filesz) as usize)
     else {
         return Vec::new();
     };
@@ -242,8 +242,8 @@ fn read_encoded(hdr: &[u8], pos: &mut usize, enc: u8, base: u64) -> Option<u64> 
     *pos += len;
     let applied = match enc & 0x70 {
         0x00 => raw,
-        0x10 => (base + at as u64) as i64 + raw,
-        0x30 => base as i64 + raw,
+        0x10 => (base.wrapping_add(at as u64) as i64).wrapping_add(raw),
+        0x30 => (base as i64).wrapping_add(raw),
         _ => return None,
     };
     Some(applied as u64)
