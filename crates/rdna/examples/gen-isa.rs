@@ -643,6 +643,14 @@ fn requests(enc: &Enc, p: &Probe) -> (Vec<Vec<u8>>, Vec<u32>) {
             _ => 0x0606_0600,
         };
         bufs.push(bytes_of(w | 0xf9, 1, &[sdwa, 0x1234_5678, 0]));
+        // Source modifier kinds: DPP16 neg of src0/src1, SDWA neg and sext
+        // of src0/src1 (printed `-v`, `sext(v)`, hidden, or rejected).
+        for bit in MOD_PROBES_DPP {
+            bufs.push(bytes_of(w | 0xfa, 1, &[0xff00_00e4 | bit, 0x1234_5678, 0]));
+        }
+        for bit in MOD_PROBES_SDWA {
+            bufs.push(bytes_of(w | 0xf9, 1, &[sdwa | bit, 0x1234_5678, 0]));
+        }
     }
     if enc.name == "SOPP" || enc.name == "SOPK" {
         for v in SIMM_PROBES {
@@ -650,6 +658,26 @@ fn requests(enc: &Enc, p: &Probe) -> (Vec<Vec<u8>>, Vec<u32>) {
         }
     }
     (bufs, which)
+}
+
+/// DPP16 dword-1 bits: src0 neg, src1 neg.
+const MOD_PROBES_DPP: [u32; 2] = [1 << 20, 1 << 22];
+/// SDWA dword-1 bits: src0 neg, src0 sext, src1 neg, src1 sext.
+const MOD_PROBES_SDWA: [u32; 4] = [1 << 20, 1 << 19, 1 << 28, 1 << 27];
+
+/// How a modifier probe printed: `f` float neg, `i` sext, `0` hidden,
+/// `x` rejected.
+fn mod_kind(a: &OracleAnswer, mn: &str, suffix: &str) -> char {
+    let want = format!("{}{suffix}", mn.strip_suffix("_e32").unwrap_or(mn));
+    if mnemonic(a) != Some(want.as_str()) {
+        'x'
+    } else if a.text.contains("sext(") {
+        'i'
+    } else if a.text.contains(", -") || a.text.contains(" -v") || a.text.contains(" -s") {
+        'f'
+    } else {
+        '0'
+    }
 }
 
 const SIMM_PROBES: [u64; 3] = [100, 0xffff, 0x8000];
@@ -775,6 +803,17 @@ fn analyse(
             .collect();
         info.push(format!("forms={}", ok.join("+")));
         k += 3;
+        let dpp: String = ans[k..k + 2]
+            .iter()
+            .map(|a| mod_kind(a, &p.mnemonic, "_dpp"))
+            .collect();
+        k += 2;
+        let sdwa: String = ans[k..k + 4]
+            .iter()
+            .map(|a| mod_kind(a, &p.mnemonic, "_sdwa"))
+            .collect();
+        k += 4;
+        info.push(format!("srcmods={dpp}/{sdwa}"));
     }
     info.push(format!("fixed={fixed:#x}"));
     info.push(format!("shown={shown:#x}"));

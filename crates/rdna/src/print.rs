@@ -5,7 +5,7 @@
 //! invalid, just as LLVM's decoder fails on it.
 
 use crate::decode::{dword, DecodeError, Form, Operand};
-use crate::table::{ConstClass, OpInfo, SimmStyle, Spec};
+use crate::table::{ConstClass, OpInfo, SimmStyle, Spec, SrcMods};
 use crate::{Encoding, Target};
 
 /// What printing one instruction produced.
@@ -759,11 +759,6 @@ fn dpp_ctrl(ctrl: u32) -> String {
     }
 }
 
-/// True when the opcode's sources take float modifiers (neg/abs).
-fn float_srcs(info: &OpInfo) -> bool {
-    info.float_mods
-}
-
 fn dpp(c: &mut Ctx, info: &OpInfo, dpp8: bool) -> R<String> {
     let w1 = dword(c.bytes, 1).ok_or(DecodeError::Truncated {
         need: 8,
@@ -775,10 +770,24 @@ fn dpp(c: &mut Ctx, info: &OpInfo, dpp8: bool) -> R<String> {
         return Err(inv("no DPP form"));
     }
     let mn = format!("{}_dpp", base_name(info.mnemonic));
-    let fl = float_srcs(info);
-    if !dpp8 && !fl && w1 & (0xf << 20) != 0 {
-        return Err(inv("DPP modifiers on integer operands"));
+    if !dpp8 {
+        for (k, m) in info.dpp_mods.iter().enumerate() {
+            if *m == SrcMods::Invalid && w1 & (3 << (20 + 2 * k)) != 0 {
+                return Err(inv("DPP modifiers the operand does not take"));
+            }
+        }
     }
+    // neg/abs/sext of source k, as this opcode's DPP16 form prints them.
+    let mods = |t: String, k: usize| -> String {
+        let neg = w1 & (1 << (20 + 2 * k)) != 0;
+        let abs = w1 & (1 << (21 + 2 * k)) != 0;
+        match info.dpp_mods[k] {
+            _ if dpp8 => t,
+            SrcMods::Float => neg_abs(t, neg, abs, false),
+            SrcMods::Int if neg => format!("sext({t})"),
+            _ => t,
+        }
+    };
     let mut out = Vec::new();
     for s in &info.ops {
         let t = match s {
@@ -786,22 +795,8 @@ fn dpp(c: &mut Ctx, info: &OpInfo, dpp8: bool) -> R<String> {
                 field: "src0",
                 size,
                 ..
-            } => {
-                let t = c.vreg(w1 & 0xff, size.regs(c.wave64), "src0")?;
-                if !dpp8 && fl {
-                    neg_abs(t, w1 & (1 << 20) != 0, w1 & (1 << 21) != 0, false)
-                } else {
-                    t
-                }
-            }
-            Spec::Field { field: "vsrc1", .. } => {
-                let t = spec_text(c, info, s)?;
-                if !dpp8 && fl {
-                    neg_abs(t, w1 & (1 << 22) != 0, w1 & (1 << 23) != 0, false)
-                } else {
-                    t
-                }
-            }
+            } => mods(c.vreg(w1 & 0xff, size.regs(c.wave64), "src0")?, 0),
+            Spec::Field { field: "vsrc1", .. } => mods(spec_text(c, info, s)?, 1),
             _ => spec_text(c, info, s)?,
         };
         out.push(t);
@@ -857,18 +852,28 @@ fn sdwa(c: &mut Ctx, info: &OpInfo) -> R<String> {
         return Err(inv("no SDWA form"));
     }
     let mn = format!("{}_sdwa", base_name(info.mnemonic));
-    let fl = float_srcs(info);
-    let sext_bits = (1 << 19) | (1 << 27);
-    let fmod_bits = (3 << 20) | (3 << 28);
-    if (fl && w1 & sext_bits != 0) || (!fl && w1 & fmod_bits != 0) {
-        return Err(inv("SDWA modifiers of the wrong kind"));
+    for (k, m) in info.sdwa_mods.iter().enumerate() {
+        let sh = 8 * k as u32;
+        let bad = match m {
+            SrcMods::Float => w1 & (1 << (19 + sh)),
+            _ => w1 & (3 << (20 + sh)),
+        };
+        if bad != 0 {
+            return Err(inv("SDWA modifiers of the wrong kind"));
+        }
     }
     let vopc = info.enc == Encoding::Vopc;
     let mut out = Vec::new();
-    let mods_of = |t: String, sext: bool, neg: bool, abs: bool| -> String {
-        if fl {
-            neg_abs(t, neg, abs, false)
-        } else if sext {
+    let mods_of = |t: String, k: usize| -> String {
+        let sh = 8 * k as u32;
+        if info.sdwa_mods[k] == SrcMods::Float {
+            neg_abs(
+                t,
+                w1 & (1 << (20 + sh)) != 0,
+                w1 & (1 << (21 + sh)) != 0,
+                false,
+            )
+        } else if w1 & (1 << (19 + sh)) != 0 {
             format!("sext({t})")
         } else {
             t
@@ -894,12 +899,7 @@ fn sdwa(c: &mut Ctx, info: &OpInfo) -> R<String> {
                 } else {
                     c.vreg(r, size.regs(c.wave64), "src0")?
                 };
-                mods_of(
-                    t,
-                    w1 & (1 << 19) != 0,
-                    w1 & (1 << 20) != 0,
-                    w1 & (1 << 21) != 0,
-                )
+                mods_of(t, 0)
             }
             Spec::Field {
                 field: "vsrc1",
@@ -918,12 +918,7 @@ fn sdwa(c: &mut Ctx, info: &OpInfo) -> R<String> {
                 } else {
                     c.vreg(r, size.regs(c.wave64), "vsrc1")?
                 };
-                mods_of(
-                    t,
-                    w1 & (1 << 27) != 0,
-                    w1 & (1 << 28) != 0,
-                    w1 & (1 << 29) != 0,
-                )
+                mods_of(t, 1)
             }
             Spec::Text(a, b) if vopc && (a == "vcc_lo") => {
                 if w1 & (1 << 15) != 0 {
