@@ -58,6 +58,23 @@ fn no_skip(_: u32) -> bool {
     false
 }
 
+/// Bits some opcodes need before LLVM decodes them at all, tried after the
+/// plain probes: DS `gds` (the GWS and ordered-count opcodes), MUBUF and
+/// GLOBAL `glc` (returning-only atomics such as `*_atomic_csub`), MIMG
+/// `dmask:0xf unorm r128` (the BVH ray-intersection opcodes).
+fn alternatives(enc: &str) -> &'static [u64] {
+    match enc {
+        "DS" => &[1 << 17],
+        "MUBUF" => &[1 << 14],
+        "GLOBAL" => &[1 << 16],
+        "MIMG" => &[
+            (0xf << 8) | (1 << 12) | (1 << 15),
+            (0xf << 8) | (1 << 12) | (1 << 15) | (1 << 62),
+        ],
+        _ => &[],
+    }
+}
+
 // Probe registers are chosen so that every field prints a distinct number:
 // sdst/vdst 8, src0 12, src1 20, src2 28, and the scalar resource fields
 // land on 4-aligned numbers that nothing else uses.
@@ -445,6 +462,10 @@ fn operands(text: &str) -> (Vec<String>, String) {
         None => return (vec![], String::new()),
     };
     let rest = rest.split(" ;").next().unwrap_or("");
+    if rest.starts_with("offset:") || rest.starts_with("gds") {
+        // No operands, only modifiers (ds_gws_sema_v offset:4 gds).
+        return (vec![], rest.to_string());
+    }
     let mut ops = Vec::new();
     let mut depth = 0i32;
     let mut cur = String::new();
@@ -572,8 +593,10 @@ fn sweep(enc: &Enc, target: Target) -> Vec<(u32, Probe)> {
         for fl in enc.fields {
             base = set_field(base, fl, fl.probe);
         }
-        for s in &subsets {
-            let mut w = base;
+        let alts = std::iter::once(0).chain(alternatives(enc.name).iter().copied());
+        for s in alts.flat_map(|a| subsets.iter().map(move |s| (a, s))) {
+            let (alt, s) = s;
+            let mut w = base | alt;
             for (i, name) in enc.optional.iter().enumerate() {
                 if s & (1 << i) != 0 {
                     let fl = enc.fields.iter().find(|x| x.name == *name).unwrap();

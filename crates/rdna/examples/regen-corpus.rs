@@ -67,6 +67,10 @@ fn forms(target: Target) -> Vec<Vec<u8>> {
         // target's number.
         let base = info.base;
         out.push(bytes(base, n, &tail));
+        if n == 1 && info.len == 8 {
+            // A literal that also fits 16-bit opcodes (v_fmaak_f16).
+            out.push(bytes(base, n, &[0x1234, 0, 0]));
+        }
         let mut flips = 0;
         for b in 0..64 {
             if info.shown & (1u64 << b) != 0 && flips < 12 {
@@ -88,13 +92,48 @@ fn forms(target: Target) -> Vec<Vec<u8>> {
                 out.push(bytes((base & !m) | (v << lo), n, &tail));
             }
         }
+        if matches!(info.enc, Encoding::Vop3 | Encoding::Vop3p) {
+            // SGPRs in each subset of the sources (carry-in/out, lane
+            // selects and writelane take scalar operands only).
+            for subset in 1..8u64 {
+                let mut w = base;
+                for (i, (lo, _)) in src_fields(info.enc).iter().enumerate() {
+                    if subset & (1 << i) != 0 {
+                        w = (w & !(0x1ff << lo)) | ((2 + 2 * i as u64) << lo);
+                    }
+                }
+                out.push(bytes(w, n, &tail));
+            }
+        }
+        if info.enc == Encoding::Vintrp {
+            // v_interp_mov_f32 takes a parameter (p10, p20, p0) in vsrc.
+            for p in 0..3 {
+                out.push(bytes((base & !0xff) | p, n, &tail));
+            }
+        }
+        if info.enc == Encoding::Mimg {
+            // Every dimension, so that address counts match what llvm-mc
+            // expects for MSAA, cube and array images.
+            for dim in 0..8u64 {
+                out.push(bytes((base & !(7 << 3)) | (dim << 3), n, &tail));
+            }
+        }
         if matches!(info.enc, Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc) {
             let w = base & !0x1ff;
             out.push(bytes(w | 0xfa, 1, &[0xff00_00e4 | (0x4 << 20), 0]));
             out.push(bytes(w | 0xfa, 1, &[0xa511_1102, 0]));
+            // No source modifiers (integer opcodes take none), with
+            // bound_ctrl and fi.
+            out.push(bytes(w | 0xfa, 1, &[0x5a0c_1b02, 0]));
             out.push(bytes(w | 0xe9, 1, &[0x00fa_c688, 0]));
-            out.push(bytes(w | 0xf9, 1, &[0x0605_0402, 0]));
-            out.push(bytes(w | 0xf9, 1, &[0x0e86_0e02 & !0x0800_0800, 0]));
+            // SDWA: VOP1 has no src1 fields.
+            let (a, b) = if info.enc == Encoding::Vop1 {
+                (0x0005_0402, 0x0086_0e02 & !0x0800)
+            } else {
+                (0x0605_0402, 0x0e86_0e02 & !0x0800_0800)
+            };
+            out.push(bytes(w | 0xf9, 1, &[a, 0]));
+            out.push(bytes(w | 0xf9, 1, &[b, 0]));
         }
     }
     out

@@ -483,9 +483,17 @@ pub(crate) fn print(
 
 /// Appends the modifier flags that are set and that LLVM prints for this
 /// opcode (a set bit LLVM ignores is not printed).
+/// Whether LLVM prints the modifier `name` of bit `b` (set in the word):
+/// when the bit is free and changes the text, or when it is a required bit
+/// the probe printed.
+fn printed(info: &OpInfo, b: u32, name: &str) -> bool {
+    info.shown & (1u64 << b) != 0
+        || (info.fixed & (1u64 << b) != 0 && info.probe_mods.contains(&name))
+}
+
 fn flags(c: &mut Ctx, info: &OpInfo, text: &mut String, list: &[(u32, &str)]) {
     for (b, n) in list {
-        if c.bit(*b) && info.shown & (1u64 << b) != 0 {
+        if c.bit(*b) && printed(info, *b, n) {
             text.push(' ');
             text.push_str(n);
             c.mods.push(n.to_string());
@@ -1436,7 +1444,7 @@ fn mubuf(c: &mut Ctx, info: &OpInfo) -> R<String> {
         if *b == 55 && info.enc == Encoding::Mubuf && c.bit(16) && info.shown & (1 << 16) != 0 {
             continue;
         }
-        if c.bit(*b) && info.shown & (1u64 << b) != 0 {
+        if c.bit(*b) && printed(info, *b, n) {
             mods.push(n.to_string());
         }
     }
@@ -1457,6 +1465,12 @@ fn mimg_addr_size(mn: &str, dim: u32, a16: bool, target: Target) -> u32 {
     const GRADS: [u32; 8] = [2, 4, 6, 4, 2, 4, 4, 4];
     let resinfo = has("resinfo");
     let extra = has("o") as u32 + has("b") as u32 + has("c") as u32;
+    if has("bvh") || has("bvh64") {
+        // node pointer (1 or 2), ray extent, origin, direction, inverse
+        // direction; a16 packs direction and inverse direction in 3 words.
+        let node = if has("bvh64") { 2 } else { 1 };
+        return node + if a16 { 7 } else { 10 };
+    }
     let lcm = (has("l") || has("cl") || has("mip") || resinfo) as u32;
     let coords = if resinfo { 0 } else { COORDS[dim as usize] };
     let comps = coords + lcm;
@@ -1557,7 +1571,8 @@ fn mimg(c: &mut Ctx, info: &OpInfo) -> R<String> {
     }
     let mut text = join(mn, &out);
     let mut mods = Vec::new();
-    if dmask != 0 {
+    let bvh = mn.contains("_bvh");
+    if dmask != 0 && !bvh {
         mods.push(format!("dmask:{dmask:#x}"));
     }
     const DIMS: [&str; 8] = [
@@ -1570,7 +1585,9 @@ fn mimg(c: &mut Ctx, info: &OpInfo) -> R<String> {
         "SQ_RSRC_IMG_2D_MSAA",
         "SQ_RSRC_IMG_2D_MSAA_ARRAY",
     ];
-    mods.push(format!("dim:{}", DIMS[dim as usize]));
+    if !bvh {
+        mods.push(format!("dim:{}", DIMS[dim as usize]));
+    }
     for m in mods {
         text.push(' ');
         text.push_str(&m);
@@ -1599,7 +1616,7 @@ fn flat(c: &mut Ctx, info: &OpInfo) -> R<String> {
     let saddr = c.field(48, 7);
     let mut out = Vec::new();
     let atomic = info.mnemonic.contains("_atomic_");
-    if atomic && c.bit(16) {
+    if atomic && c.bit(16) && !uses(info, "vdst") {
         // The returning form of an atomic (glc) names its destination first.
         let data = info.ops.iter().find_map(|s| match s {
             Spec::Field {

@@ -107,6 +107,9 @@ pub struct OpInfo {
     pub dpp_mods: [SrcMods; 2],
     /// How the SDWA form treats the modifier bits of src0 and src1.
     pub sdwa_mods: [SrcMods; 2],
+    /// Modifiers the probe printed (`glc` of a returning-only atomic is a
+    /// fixed bit that LLVM still prints).
+    pub probe_mods: Vec<&'static str>,
 }
 
 /// How an extended form (DPP16, SDWA) treats one source's modifier bits,
@@ -212,6 +215,7 @@ fn parse(text: &'static str) -> Table {
             float_mods: false,
             dpp_mods: [SrcMods::Invalid; 2],
             sdwa_mods: [SrcMods::Invalid; 2],
+            probe_mods: Vec::new(),
         };
         let mut fps: HashMap<&str, ConstClass> = HashMap::new();
         let mut sig = "";
@@ -241,6 +245,7 @@ fn parse(text: &'static str) -> Table {
                     }
                 }
                 "srcmods" => srcmods.push((ops.len(), v)),
+                "mods" => info.probe_mods = v.split('_').collect(),
                 k if k.starts_with("fp.") => {
                     fps.insert(&k[3..], class_of(v));
                 }
