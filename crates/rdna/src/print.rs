@@ -641,8 +641,11 @@ fn vop3(c: &mut Ctx, info: &OpInfo) -> R<String> {
         let t = match s {
             Spec::Field { field, .. } if field.starts_with("src") => {
                 let i = (field.as_bytes()[3] - b'0') as u32;
-                let a = !vop3b && abs & (1 << i) != 0;
-                neg_abs(t.clone(), neg & (1 << i) != 0, a, is_imm_text(&t))
+                // A modifier bit LLVM ignores for this operand (the probe
+                // showed no change) is not printed.
+                let a = !vop3b && abs & (1 << i) != 0 && info.shown & (1 << (8 + i)) != 0;
+                let n = neg & (1 << i) != 0 && info.shown & (1 << (61 + i)) != 0;
+                neg_abs(t.clone(), n, a, is_imm_text(&t))
             }
             _ => t,
         };
@@ -1421,7 +1424,7 @@ fn mubuf(c: &mut Ctx, info: &OpInfo) -> R<String> {
         mods.push("offen".into());
     }
     let off = c.field(0, 12);
-    if off != 0 {
+    if off != 0 && info.shown & 0xfff != 0 {
         mods.push(format!("offset:{off}"));
     }
     for m in mods {
