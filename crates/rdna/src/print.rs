@@ -105,9 +105,9 @@ impl Ctx<'_> {
                 (106, 1) => ("vcc_lo".into(), Operand::Special("vcc_lo")),
                 (107, 1) => ("vcc_hi".into(), Operand::Special("vcc_hi")),
                 (106, 2) => ("vcc".into(), Operand::Special("vcc")),
-                // A buffer's 128-bit base at vcc or exec prints as the
-                // 64-bit name in LLVM 14.
-                (106, 4) if role == "sbase" => ("vcc".into(), Operand::Special("vcc")),
+                // A 128-bit tuple at vcc or exec (buffer base, cmpswap_x2 data)
+                // prints as the 64-bit name in LLVM 14.
+                (106, 4) => ("vcc".into(), Operand::Special("vcc")),
                 _ => return Err(inv("vcc tuple")),
             },
             108..=123 => {
@@ -132,9 +132,7 @@ impl Ctx<'_> {
             124 if c == 1 => ("m0".into(), Operand::Special("m0")),
             125 => ("null".into(), Operand::Special("null")),
             126 if c == 1 => ("exec_lo".into(), Operand::Special("exec_lo")),
-            126 if c == 2 || (c == 4 && role == "sbase") => {
-                ("exec".into(), Operand::Special("exec"))
-            }
+            126 if c == 2 || c == 4 => ("exec".into(), Operand::Special("exec")),
             127 if c == 1 => ("exec_hi".into(), Operand::Special("exec_hi")),
             235 => (
                 "src_shared_base".into(),
