@@ -58,6 +58,23 @@ fn no_skip(_: u32) -> bool {
     false
 }
 
+/// Bits some opcodes need before LLVM decodes them at all, tried after the
+/// plain probes: DS `gds` (the GWS and ordered-count opcodes), MUBUF and
+/// GLOBAL `glc` (returning-only atomics such as `*_atomic_csub`), MIMG
+/// `dmask:0xf unorm r128` (the BVH ray-intersection opcodes).
+fn alternatives(enc: &str) -> &'static [u64] {
+    match enc {
+        "DS" => &[1 << 17],
+        "MUBUF" => &[1 << 14],
+        "GLOBAL" => &[1 << 16],
+        "MIMG" => &[
+            (0xf << 8) | (1 << 12) | (1 << 15),
+            (0xf << 8) | (1 << 12) | (1 << 15) | (1 << 62),
+        ],
+        _ => &[],
+    }
+}
+
 // Probe registers are chosen so that every field prints a distinct number:
 // sdst/vdst 8, src0 12, src1 20, src2 28, and the scalar resource fields
 // land on 4-aligned numbers that nothing else uses.
@@ -445,6 +462,10 @@ fn operands(text: &str) -> (Vec<String>, String) {
         None => return (vec![], String::new()),
     };
     let rest = rest.split(" ;").next().unwrap_or("");
+    if rest.starts_with("offset:") || rest.starts_with("gds") {
+        // No operands, only modifiers (ds_gws_sema_v offset:4 gds).
+        return (vec![], rest.to_string());
+    }
     let mut ops = Vec::new();
     let mut depth = 0i32;
     let mut cur = String::new();
@@ -572,8 +593,10 @@ fn sweep(enc: &Enc, target: Target) -> Vec<(u32, Probe)> {
         for fl in enc.fields {
             base = set_field(base, fl, fl.probe);
         }
-        for s in &subsets {
-            let mut w = base;
+        let alts = std::iter::once(0).chain(alternatives(enc.name).iter().copied());
+        for s in alts.flat_map(|a| subsets.iter().map(move |s| (a, s))) {
+            let (alt, s) = s;
+            let mut w = base | alt;
             for (i, name) in enc.optional.iter().enumerate() {
                 if s & (1 << i) != 0 {
                     let fl = enc.fields.iter().find(|x| x.name == *name).unwrap();
@@ -643,6 +666,14 @@ fn requests(enc: &Enc, p: &Probe) -> (Vec<Vec<u8>>, Vec<u32>) {
             _ => 0x0606_0600,
         };
         bufs.push(bytes_of(w | 0xf9, 1, &[sdwa, 0x1234_5678, 0]));
+        // Source modifier kinds: DPP16 neg of src0/src1, SDWA neg and sext
+        // of src0/src1 (printed `-v`, `sext(v)`, hidden, or rejected).
+        for bit in MOD_PROBES_DPP {
+            bufs.push(bytes_of(w | 0xfa, 1, &[0xff00_00e4 | bit, 0x1234_5678, 0]));
+        }
+        for bit in MOD_PROBES_SDWA {
+            bufs.push(bytes_of(w | 0xf9, 1, &[sdwa | bit, 0x1234_5678, 0]));
+        }
     }
     if enc.name == "SOPP" || enc.name == "SOPK" {
         for v in SIMM_PROBES {
@@ -650,6 +681,26 @@ fn requests(enc: &Enc, p: &Probe) -> (Vec<Vec<u8>>, Vec<u32>) {
         }
     }
     (bufs, which)
+}
+
+/// DPP16 dword-1 bits: src0 neg, src1 neg.
+const MOD_PROBES_DPP: [u32; 2] = [1 << 20, 1 << 22];
+/// SDWA dword-1 bits: src0 neg, src0 sext, src1 neg, src1 sext.
+const MOD_PROBES_SDWA: [u32; 4] = [1 << 20, 1 << 19, 1 << 28, 1 << 27];
+
+/// How a modifier probe printed: `f` float neg, `i` sext, `0` hidden,
+/// `x` rejected.
+fn mod_kind(a: &OracleAnswer, mn: &str, suffix: &str) -> char {
+    let want = format!("{}{suffix}", mn.strip_suffix("_e32").unwrap_or(mn));
+    if mnemonic(a) != Some(want.as_str()) {
+        'x'
+    } else if a.text.contains("sext(") {
+        'i'
+    } else if a.text.contains(", -") || a.text.contains(" -v") || a.text.contains(" -s") {
+        'f'
+    } else {
+        '0'
+    }
 }
 
 const SIMM_PROBES: [u64; 3] = [100, 0xffff, 0x8000];
@@ -775,6 +826,17 @@ fn analyse(
             .collect();
         info.push(format!("forms={}", ok.join("+")));
         k += 3;
+        let dpp: String = ans[k..k + 2]
+            .iter()
+            .map(|a| mod_kind(a, &p.mnemonic, "_dpp"))
+            .collect();
+        k += 2;
+        let sdwa: String = ans[k..k + 4]
+            .iter()
+            .map(|a| mod_kind(a, &p.mnemonic, "_sdwa"))
+            .collect();
+        k += 4;
+        info.push(format!("srcmods={dpp}/{sdwa}"));
     }
     info.push(format!("fixed={fixed:#x}"));
     info.push(format!("shown={shown:#x}"));

@@ -67,6 +67,10 @@ fn forms(target: Target) -> Vec<Vec<u8>> {
         // target's number.
         let base = info.base;
         out.push(bytes(base, n, &tail));
+        if n == 1 && info.len == 8 {
+            // A literal that also fits 16-bit opcodes (v_fmaak_f16).
+            out.push(bytes(base, n, &[0x1234, 0, 0]));
+        }
         let mut flips = 0;
         for b in 0..64 {
             if info.shown & (1u64 << b) != 0 && flips < 12 {
@@ -88,13 +92,57 @@ fn forms(target: Target) -> Vec<Vec<u8>> {
                 out.push(bytes((base & !m) | (v << lo), n, &tail));
             }
         }
+        if matches!(info.enc, Encoding::Vop3 | Encoding::Vop3p) {
+            // SGPRs in each subset of the sources (carry-in/out, lane
+            // selects and writelane take scalar operands only).
+            for subset in 1..8u64 {
+                let mut w = base;
+                for (i, (lo, _)) in src_fields(info.enc).iter().enumerate() {
+                    if subset & (1 << i) != 0 {
+                        w = (w & !(0x1ff << lo)) | ((2 + 2 * i as u64) << lo);
+                    }
+                }
+                out.push(bytes(w, n, &tail));
+            }
+            // Small values in every source: v_interp_*_e64 take a parameter
+            // and an attribute there.
+            for v in [0u64, 1] {
+                let mut w = base;
+                for (lo, _) in src_fields(info.enc) {
+                    w = (w & !(0x1ff << lo)) | (v << lo);
+                }
+                out.push(bytes(w, n, &tail));
+            }
+        }
+        if info.enc == Encoding::Vintrp {
+            // v_interp_mov_f32 takes a parameter (p10, p20, p0) in vsrc.
+            for p in 0..3 {
+                out.push(bytes((base & !0xff) | p, n, &tail));
+            }
+        }
+        if info.enc == Encoding::Mimg {
+            // Every dimension, so that address counts match what llvm-mc
+            // expects for MSAA, cube and array images.
+            for dim in 0..8u64 {
+                out.push(bytes((base & !(7 << 3)) | (dim << 3), n, &tail));
+            }
+        }
         if matches!(info.enc, Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc) {
             let w = base & !0x1ff;
             out.push(bytes(w | 0xfa, 1, &[0xff00_00e4 | (0x4 << 20), 0]));
             out.push(bytes(w | 0xfa, 1, &[0xa511_1102, 0]));
+            // No source modifiers (integer opcodes take none), with
+            // bound_ctrl and fi.
+            out.push(bytes(w | 0xfa, 1, &[0x5a0c_1b02, 0]));
             out.push(bytes(w | 0xe9, 1, &[0x00fa_c688, 0]));
-            out.push(bytes(w | 0xf9, 1, &[0x0605_0402, 0]));
-            out.push(bytes(w | 0xf9, 1, &[0x0e86_0e02 & !0x0800_0800, 0]));
+            // SDWA: VOP1 has no src1 fields.
+            let (a, b) = if info.enc == Encoding::Vop1 {
+                (0x0005_0402, 0x0086_0e02 & !0x0800)
+            } else {
+                (0x0605_0402, 0x0e86_0e02 & !0x0800_0800)
+            };
+            out.push(bytes(w | 0xf9, 1, &[a, 0]));
+            out.push(bytes(w | 0xf9, 1, &[b, 0]));
         }
     }
     out
@@ -103,13 +151,23 @@ fn forms(target: Target) -> Vec<Vec<u8>> {
 fn main() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/corpus");
     std::fs::create_dir_all(dir).expect("mkdir data/corpus");
-    for target in [Target::Gfx1013, Target::Gfx1030] {
-        for wave in [WaveSize::Wave32, WaveSize::Wave64] {
+    // (hex, text) -> mask of the configurations that hold it.
+    let mut merged: std::collections::BTreeMap<(String, String), u8> = Default::default();
+    for (ci, (target, wave)) in rdna::coverage::CONFIGS.iter().copied().enumerate() {
+        {
             let bufs = forms(target);
             let ans = oracle::query(target, wave, &bufs).expect("LLVM oracle");
             let mut texts = BTreeSet::new();
-            for a in ans {
+            for (a, b) in ans.into_iter().zip(&bufs) {
                 if a.len > 0 && !a.text.contains("/*") && !a.text.contains(';') {
+                    // LLVM prints a few VOP3 forms without `_e64` (v_nop);
+                    // that text assembles to the VOP1 form, so also ask for
+                    // the VOP3 one by name.
+                    let w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    let (mn, rest) = a.text.split_once(' ').unwrap_or((&a.text, ""));
+                    if w >> 26 == 0x35 && !mn.ends_with("_e64") {
+                        texts.insert(format!("{mn}_e64 {rest}").trim_end().to_string());
+                    }
                     texts.insert(a.text);
                 }
             }
@@ -168,18 +226,21 @@ fn main() {
                 .collect();
             lines.sort();
             lines.dedup();
-            let w = if wave == WaveSize::Wave32 { 32 } else { 64 };
-            let path = format!("{dir}/{}-w{w}.txt", target.name());
-            let mut body = format!(
-                "# llvm-mc 14 -mcpu={} wave{w}: encoding<TAB>text; regenerate with `cargo run -p rdna --example regen-corpus`\n",
-                target.name()
-            );
-            for l in &lines {
-                body.push_str(l);
-                body.push('\n');
+            eprintln!("{} {wave:?}: {} entries", target.name(), lines.len());
+            for l in lines {
+                let (h, t) = l.split_once('\t').unwrap_or((&l, ""));
+                *merged.entry((h.to_string(), t.to_string())).or_default() |= 1 << ci;
             }
-            std::fs::write(&path, body).expect("write corpus");
-            eprintln!("{path}: {} entries", lines.len());
         }
     }
+    let mut body = String::from(
+        "# llvm-mc 14 corpus: mask<TAB>encoding<TAB>text; mask bits 1 gfx1013 wave32, 2 gfx1013 wave64,\n\
+         # 4 gfx1030 wave32, 8 gfx1030 wave64. Regenerate with `cargo run -p rdna --example regen-corpus`\n",
+    );
+    for ((h, t), m) in &merged {
+        body.push_str(&format!("{m:x}\t{h}\t{t}\n"));
+    }
+    let path = format!("{dir}/all.txt");
+    std::fs::write(&path, body).expect("write corpus");
+    eprintln!("{path}: {} lines", merged.len());
 }

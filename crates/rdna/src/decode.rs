@@ -190,6 +190,26 @@ pub fn encoding_of(w: u32) -> Option<Encoding> {
     })
 }
 
+/// LLVM 14 also decodes the GFX9 VOP3P encoding (bits 31..23 =
+/// `0b110100111`, same field layout) for the opcodes gfx10 shares with
+/// gfx9, under their GFX9 numbers, and prints them as the gfx10
+/// instruction. The disassembler follows it; this maps such a word to the
+/// gfx10 VOP3P opcode number.
+fn gfx9_vop3p(w: u32, target: Target) -> Option<u16> {
+    if w >> 23 != 0x1a7 {
+        return None;
+    }
+    let op = (w >> 16) & 0x7f;
+    Some(match op {
+        // v_pk_mad_i16, v_pk_mad_u16, v_pk_fma_f16, v_fma_mix_f32/lo/hi.
+        0 | 9 | 14 | 32..=34 => op as u16,
+        // v_dot2_f32_f16, v_dot2_{i32_i16,u32_u16}, v_dot4_*, v_dot8_*.
+        35 if target == Target::Gfx1030 => 0x13,
+        38..=43 if target == Target::Gfx1030 => (op - 38 + 0x14) as u16,
+        _ => return None,
+    })
+}
+
 /// The opcode number of an instruction in its encoding.
 pub(crate) fn opcode_number(enc: Encoding, w: u32, w1: u32) -> u16 {
     let _ = w1;
@@ -224,9 +244,20 @@ fn decode_impl(
         need: 4,
         have: bytes.len(),
     })?;
-    let enc = encoding_of(w0).ok_or(DecodeError::Invalid("encoding"))?;
-    let w1 = dword(bytes, 1).unwrap_or(0);
-    let op = opcode_number(enc, w0, w1);
+    let mut patched = Vec::new();
+    let (enc, op) = match gfx9_vop3p(w0, target) {
+        Some(op) => {
+            // Print it as the gfx10 word; `words` keeps the original.
+            let w = (0x198 << 23) | ((op as u32) << 16) | (w0 & 0xffff);
+            patched = bytes.to_vec();
+            patched[..4].copy_from_slice(&w.to_le_bytes());
+            (Encoding::Vop3p, op)
+        }
+        None => {
+            let enc = encoding_of(w0).ok_or(DecodeError::Invalid("encoding"))?;
+            (enc, opcode_number(enc, w0, dword(bytes, 1).unwrap_or(0)))
+        }
+    };
     let t = table();
     let idx = t
         .lookup(enc, target, op)
@@ -240,7 +271,13 @@ fn decode_impl(
         literal,
         modifiers,
         llvm_rejects,
-    } = print(bytes, info, target, wave == WaveSize::Wave64, strict)?;
+    } = print(
+        if patched.is_empty() { bytes } else { &patched },
+        info,
+        target,
+        wave == WaveSize::Wave64,
+        strict,
+    )?;
     if strict && llvm_rejects {
         return Err(DecodeError::Invalid("field LLVM requires to be zero"));
     }

@@ -9,7 +9,15 @@
 //! Where LLVM 14 rejects a word that the hardware executes (a non-zero unused
 //! VOP3 source field, as ACO emits), [`decode`] still decodes it and sets
 //! [`Instruction::llvm_rejects`]; [`decode_strict`] rejects such words as LLVM
-//! does, which is what the differential tests compare.
+//! does, which is what the differential tests compare. The other way round,
+//! LLVM 14 also decodes the GFX9 VOP3P encoding (first byte `0xd3`) of the
+//! packed-math opcodes gfx10 shares with gfx9; both decoders follow it.
+//!
+//! Coverage ([`coverage`]): the denominator is the instruction lists of
+//! LLVM's AMDGPU syntax docs (`data/docs.txt`, from `--example gen-docs`),
+//! restricted to the mnemonics llvm-mc 14 knows for the target; the evidence
+//! is the committed llvm-mc corpus (`data/corpus/all.txt`, from `--example
+//! regen-corpus`), decoded by the default `cargo test` without LLVM.
 #![forbid(unsafe_code)]
 
 pub mod coverage;

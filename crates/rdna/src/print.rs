@@ -5,7 +5,7 @@
 //! invalid, just as LLVM's decoder fails on it.
 
 use crate::decode::{dword, DecodeError, Form, Operand};
-use crate::table::{ConstClass, OpInfo, SimmStyle, Spec};
+use crate::table::{ConstClass, OpInfo, SimmStyle, Spec, SrcMods};
 use crate::{Encoding, Target};
 
 /// What printing one instruction produced.
@@ -105,6 +105,9 @@ impl Ctx<'_> {
                 (106, 1) => ("vcc_lo".into(), Operand::Special("vcc_lo")),
                 (107, 1) => ("vcc_hi".into(), Operand::Special("vcc_hi")),
                 (106, 2) => ("vcc".into(), Operand::Special("vcc")),
+                // A 128-bit tuple at vcc or exec (buffer base, cmpswap_x2 data)
+                // prints as the 64-bit name in LLVM 14.
+                (106, 4) => ("vcc".into(), Operand::Special("vcc")),
                 _ => return Err(inv("vcc tuple")),
             },
             108..=123 => {
@@ -129,7 +132,7 @@ impl Ctx<'_> {
             124 if c == 1 => ("m0".into(), Operand::Special("m0")),
             125 => ("null".into(), Operand::Special("null")),
             126 if c == 1 => ("exec_lo".into(), Operand::Special("exec_lo")),
-            126 if c == 2 => ("exec".into(), Operand::Special("exec")),
+            126 if c == 2 || c == 4 => ("exec".into(), Operand::Special("exec")),
             127 if c == 1 => ("exec_hi".into(), Operand::Special("exec_hi")),
             235 => (
                 "src_shared_base".into(),
@@ -483,9 +486,17 @@ pub(crate) fn print(
 
 /// Appends the modifier flags that are set and that LLVM prints for this
 /// opcode (a set bit LLVM ignores is not printed).
+/// Whether LLVM prints the modifier `name` of bit `b` (set in the word):
+/// when the bit is free and changes the text, or when it is a required bit
+/// the probe printed.
+fn printed(info: &OpInfo, b: u32, name: &str) -> bool {
+    info.shown & (1u64 << b) != 0
+        || (info.fixed & (1u64 << b) != 0 && info.probe_mods.contains(&name))
+}
+
 fn flags(c: &mut Ctx, info: &OpInfo, text: &mut String, list: &[(u32, &str)]) {
     for (b, n) in list {
-        if c.bit(*b) && info.shown & (1u64 << b) != 0 {
+        if c.bit(*b) && printed(info, *b, n) {
             text.push(' ');
             text.push_str(n);
             c.mods.push(n.to_string());
@@ -633,8 +644,11 @@ fn vop3(c: &mut Ctx, info: &OpInfo) -> R<String> {
         let t = match s {
             Spec::Field { field, .. } if field.starts_with("src") => {
                 let i = (field.as_bytes()[3] - b'0') as u32;
-                let a = !vop3b && abs & (1 << i) != 0;
-                neg_abs(t.clone(), neg & (1 << i) != 0, a, is_imm_text(&t))
+                // A modifier bit LLVM ignores for this operand (the probe
+                // showed no change) is not printed.
+                let a = !vop3b && abs & (1 << i) != 0 && info.shown & (1 << (8 + i)) != 0;
+                let n = neg & (1 << i) != 0 && info.shown & (1 << (61 + i)) != 0;
+                neg_abs(t.clone(), n, a, is_imm_text(&t))
             }
             _ => t,
         };
@@ -759,11 +773,6 @@ fn dpp_ctrl(ctrl: u32) -> String {
     }
 }
 
-/// True when the opcode's sources take float modifiers (neg/abs).
-fn float_srcs(info: &OpInfo) -> bool {
-    info.float_mods
-}
-
 fn dpp(c: &mut Ctx, info: &OpInfo, dpp8: bool) -> R<String> {
     let w1 = dword(c.bytes, 1).ok_or(DecodeError::Truncated {
         need: 8,
@@ -775,10 +784,24 @@ fn dpp(c: &mut Ctx, info: &OpInfo, dpp8: bool) -> R<String> {
         return Err(inv("no DPP form"));
     }
     let mn = format!("{}_dpp", base_name(info.mnemonic));
-    let fl = float_srcs(info);
-    if !dpp8 && !fl && w1 & (0xf << 20) != 0 {
-        return Err(inv("DPP modifiers on integer operands"));
+    if !dpp8 {
+        for (k, m) in info.dpp_mods.iter().enumerate() {
+            if *m == SrcMods::Invalid && w1 & (3 << (20 + 2 * k)) != 0 {
+                return Err(inv("DPP modifiers the operand does not take"));
+            }
+        }
     }
+    // neg/abs/sext of source k, as this opcode's DPP16 form prints them.
+    let mods = |t: String, k: usize| -> String {
+        let neg = w1 & (1 << (20 + 2 * k)) != 0;
+        let abs = w1 & (1 << (21 + 2 * k)) != 0;
+        match info.dpp_mods[k] {
+            _ if dpp8 => t,
+            SrcMods::Float => neg_abs(t, neg, abs, false),
+            SrcMods::Int if neg => format!("sext({t})"),
+            _ => t,
+        }
+    };
     let mut out = Vec::new();
     for s in &info.ops {
         let t = match s {
@@ -786,22 +809,8 @@ fn dpp(c: &mut Ctx, info: &OpInfo, dpp8: bool) -> R<String> {
                 field: "src0",
                 size,
                 ..
-            } => {
-                let t = c.vreg(w1 & 0xff, size.regs(c.wave64), "src0")?;
-                if !dpp8 && fl {
-                    neg_abs(t, w1 & (1 << 20) != 0, w1 & (1 << 21) != 0, false)
-                } else {
-                    t
-                }
-            }
-            Spec::Field { field: "vsrc1", .. } => {
-                let t = spec_text(c, info, s)?;
-                if !dpp8 && fl {
-                    neg_abs(t, w1 & (1 << 22) != 0, w1 & (1 << 23) != 0, false)
-                } else {
-                    t
-                }
-            }
+            } => mods(c.vreg(w1 & 0xff, size.regs(c.wave64), "src0")?, 0),
+            Spec::Field { field: "vsrc1", .. } => mods(spec_text(c, info, s)?, 1),
             _ => spec_text(c, info, s)?,
         };
         out.push(t);
@@ -857,18 +866,28 @@ fn sdwa(c: &mut Ctx, info: &OpInfo) -> R<String> {
         return Err(inv("no SDWA form"));
     }
     let mn = format!("{}_sdwa", base_name(info.mnemonic));
-    let fl = float_srcs(info);
-    let sext_bits = (1 << 19) | (1 << 27);
-    let fmod_bits = (3 << 20) | (3 << 28);
-    if (fl && w1 & sext_bits != 0) || (!fl && w1 & fmod_bits != 0) {
-        return Err(inv("SDWA modifiers of the wrong kind"));
+    for (k, m) in info.sdwa_mods.iter().enumerate() {
+        let sh = 8 * k as u32;
+        let bad = match m {
+            SrcMods::Float => w1 & (1 << (19 + sh)),
+            _ => w1 & (3 << (20 + sh)),
+        };
+        if bad != 0 {
+            return Err(inv("SDWA modifiers of the wrong kind"));
+        }
     }
     let vopc = info.enc == Encoding::Vopc;
     let mut out = Vec::new();
-    let mods_of = |t: String, sext: bool, neg: bool, abs: bool| -> String {
-        if fl {
-            neg_abs(t, neg, abs, false)
-        } else if sext {
+    let mods_of = |t: String, k: usize| -> String {
+        let sh = 8 * k as u32;
+        if info.sdwa_mods[k] == SrcMods::Float {
+            neg_abs(
+                t,
+                w1 & (1 << (20 + sh)) != 0,
+                w1 & (1 << (21 + sh)) != 0,
+                false,
+            )
+        } else if w1 & (1 << (19 + sh)) != 0 {
             format!("sext({t})")
         } else {
             t
@@ -894,12 +913,7 @@ fn sdwa(c: &mut Ctx, info: &OpInfo) -> R<String> {
                 } else {
                     c.vreg(r, size.regs(c.wave64), "src0")?
                 };
-                mods_of(
-                    t,
-                    w1 & (1 << 19) != 0,
-                    w1 & (1 << 20) != 0,
-                    w1 & (1 << 21) != 0,
-                )
+                mods_of(t, 0)
             }
             Spec::Field {
                 field: "vsrc1",
@@ -918,12 +932,7 @@ fn sdwa(c: &mut Ctx, info: &OpInfo) -> R<String> {
                 } else {
                     c.vreg(r, size.regs(c.wave64), "vsrc1")?
                 };
-                mods_of(
-                    t,
-                    w1 & (1 << 27) != 0,
-                    w1 & (1 << 28) != 0,
-                    w1 & (1 << 29) != 0,
-                )
+                mods_of(t, 1)
             }
             Spec::Text(a, b) if vopc && (a == "vcc_lo") => {
                 if w1 & (1 << 15) != 0 {
@@ -1418,7 +1427,7 @@ fn mubuf(c: &mut Ctx, info: &OpInfo) -> R<String> {
         mods.push("offen".into());
     }
     let off = c.field(0, 12);
-    if off != 0 {
+    if off != 0 && info.shown & 0xfff != 0 {
         mods.push(format!("offset:{off}"));
     }
     for m in mods {
@@ -1441,7 +1450,7 @@ fn mubuf(c: &mut Ctx, info: &OpInfo) -> R<String> {
         if *b == 55 && info.enc == Encoding::Mubuf && c.bit(16) && info.shown & (1 << 16) != 0 {
             continue;
         }
-        if c.bit(*b) && info.shown & (1u64 << b) != 0 {
+        if c.bit(*b) && printed(info, *b, n) {
             mods.push(n.to_string());
         }
     }
@@ -1462,6 +1471,12 @@ fn mimg_addr_size(mn: &str, dim: u32, a16: bool, target: Target) -> u32 {
     const GRADS: [u32; 8] = [2, 4, 6, 4, 2, 4, 4, 4];
     let resinfo = has("resinfo");
     let extra = has("o") as u32 + has("b") as u32 + has("c") as u32;
+    if has("bvh") || has("bvh64") {
+        // node pointer (1 or 2), ray extent, origin, direction, inverse
+        // direction; a16 packs direction and inverse direction in 3 words.
+        let node = if has("bvh64") { 2 } else { 1 };
+        return node + if a16 { 7 } else { 10 };
+    }
     let lcm = (has("l") || has("cl") || has("mip") || resinfo) as u32;
     let coords = if resinfo { 0 } else { COORDS[dim as usize] };
     let comps = coords + lcm;
@@ -1562,7 +1577,8 @@ fn mimg(c: &mut Ctx, info: &OpInfo) -> R<String> {
     }
     let mut text = join(mn, &out);
     let mut mods = Vec::new();
-    if dmask != 0 {
+    let bvh = mn.contains("_bvh");
+    if dmask != 0 && !bvh {
         mods.push(format!("dmask:{dmask:#x}"));
     }
     const DIMS: [&str; 8] = [
@@ -1575,7 +1591,9 @@ fn mimg(c: &mut Ctx, info: &OpInfo) -> R<String> {
         "SQ_RSRC_IMG_2D_MSAA",
         "SQ_RSRC_IMG_2D_MSAA_ARRAY",
     ];
-    mods.push(format!("dim:{}", DIMS[dim as usize]));
+    if !bvh {
+        mods.push(format!("dim:{}", DIMS[dim as usize]));
+    }
     for m in mods {
         text.push(' ');
         text.push_str(&m);
@@ -1604,7 +1622,7 @@ fn flat(c: &mut Ctx, info: &OpInfo) -> R<String> {
     let saddr = c.field(48, 7);
     let mut out = Vec::new();
     let atomic = info.mnemonic.contains("_atomic_");
-    if atomic && c.bit(16) {
+    if atomic && c.bit(16) && !uses(info, "vdst") {
         // The returning form of an atomic (glc) names its destination first.
         let data = info.ops.iter().find_map(|s| match s {
             Spec::Field {

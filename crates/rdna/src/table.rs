@@ -103,6 +103,28 @@ pub struct OpInfo {
     pub forms: [bool; 3],
     /// Sources take float modifiers (neg/abs) rather than integer ones (sext).
     pub float_mods: bool,
+    /// How the DPP16 form treats the modifier bits of src0 and src1.
+    pub dpp_mods: [SrcMods; 2],
+    /// How the SDWA form treats the modifier bits of src0 and src1.
+    pub sdwa_mods: [SrcMods; 2],
+    /// Modifiers the probe printed (`glc` of a returning-only atomic is a
+    /// fixed bit that LLVM still prints).
+    pub probe_mods: Vec<&'static str>,
+}
+
+/// How an extended form (DPP16, SDWA) treats one source's modifier bits,
+/// as LLVM 14 prints them (probed by `gen-isa`, key `srcmods`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SrcMods {
+    /// neg and abs print as `-v` and `|v|`; sext is invalid.
+    Float,
+    /// The neg bit (DPP) or sext bit (SDWA) prints as `sext(v)`; DPP ignores
+    /// abs, SDWA rejects neg/abs.
+    Int,
+    /// The bits are accepted and not printed.
+    Hidden,
+    /// Any modifier bit makes the word invalid.
+    Invalid,
 }
 
 /// How LLVM prints a SOPP/SOPK 16-bit immediate.
@@ -165,6 +187,7 @@ fn leak(s: &str) -> &'static str {
 fn parse(text: &'static str) -> Table {
     let mut ops = Vec::new();
     let mut map = HashMap::new();
+    let mut srcmods: Vec<(usize, &str)> = Vec::new();
     for line in text.lines() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
@@ -190,6 +213,9 @@ fn parse(text: &'static str) -> Table {
             simm: SimmStyle::Dec,
             forms: [false; 3],
             float_mods: false,
+            dpp_mods: [SrcMods::Invalid; 2],
+            sdwa_mods: [SrcMods::Invalid; 2],
+            probe_mods: Vec::new(),
         };
         let mut fps: HashMap<&str, ConstClass> = HashMap::new();
         let mut sig = "";
@@ -218,6 +244,8 @@ fn parse(text: &'static str) -> Table {
                         _ => SimmStyle::Dec,
                     }
                 }
+                "srcmods" => srcmods.push((ops.len(), v)),
+                "mods" => info.probe_mods = v.split('_').collect(),
                 k if k.starts_with("fp.") => {
                     fps.insert(&k[3..], class_of(v));
                 }
@@ -278,6 +306,33 @@ fn parse(text: &'static str) -> Table {
             let e64 = format!("{base}_e64");
             if let Some(f) = vop3.get(e64.as_str()).or_else(|| vop3.get(base)) {
                 o.float_mods = f & (1u64 << 61) == 0;
+            }
+            let fb = if o.float_mods {
+                SrcMods::Float
+            } else {
+                SrcMods::Int
+            };
+            o.sdwa_mods = [fb; 2];
+            if o.float_mods {
+                o.dpp_mods = [SrcMods::Float; 2];
+            }
+        }
+    }
+    for (i, v) in srcmods {
+        let (d, w) = v.split_once('/').unwrap_or((v, ""));
+        let (d, w) = (d.as_bytes(), w.as_bytes());
+        let o = &mut ops[i];
+        for k in 0..2 {
+            o.dpp_mods[k] = match d.get(k) {
+                Some(b'f') => SrcMods::Float,
+                Some(b'i') => SrcMods::Int,
+                Some(b'0') => SrcMods::Hidden,
+                _ => SrcMods::Invalid,
+            };
+            match (w.get(2 * k), w.get(2 * k + 1)) {
+                (Some(b'f'), _) => o.sdwa_mods[k] = SrcMods::Float,
+                (_, Some(b'i')) => o.sdwa_mods[k] = SrcMods::Int,
+                _ => {}
             }
         }
     }

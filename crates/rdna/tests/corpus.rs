@@ -45,23 +45,19 @@ fn committed_coverage_report_is_current() {
 }
 
 #[test]
-fn every_sop_vop_row_is_complete() {
-    // The common encodings must be exact.
-    for r in report(&committed_corpora()) {
-        if [
-            "SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "FLAT",
-            "GLOBAL", "SCRATCH", "MTBUF", "EXP",
-        ]
-        .contains(&r.encoding.as_str())
-        {
-            assert_eq!(
-                r.identical,
-                r.accepted,
-                "{} {}: {:?}",
-                r.encoding,
-                r.target.name(),
-                r.missing
-            );
-        }
+fn every_docs_row_is_complete() {
+    // Every mnemonic of the docs denominator (data/docs.txt) is decoded and
+    // printed as LLVM 14 prints it, for both targets and wave sizes.
+    let rows = report(&committed_corpora());
+    assert!(rows.iter().map(|r| r.accepted).sum::<usize>() > 3_700);
+    for r in rows {
+        assert_eq!(
+            r.identical,
+            r.accepted,
+            "{} {}: {:?}",
+            r.encoding,
+            r.target.name(),
+            r.missing
+        );
     }
 }
