@@ -29,12 +29,10 @@ pub fn root_starts(img: &Image) -> BTreeSet<u64> {
             starts.insert(v);
         }
     }
-    let relative: std::collections::HashMap<u64, u64> = img
-        .relocations
-        .iter()
-        .filter(|r| r.kind == r_x86_64::RELATIVE)
-        .map(|r| (r.offset, r.addend as u64))
-        .collect();
+    // The slots of the init/fini arrays, then one pass over the relocations for the
+    // RELATIVE addends that fill them (titles have up to millions of relocations and
+    // a few dozen slots).
+    let mut slots: std::collections::BTreeMap<u64, Option<u64>> = std::collections::BTreeMap::new();
     for (array, size) in [
         (dt::INIT_ARRAY, dt::INIT_ARRAYSZ),
         (dt::FINI_ARRAY, dt::FINI_ARRAYSZ),
@@ -48,14 +46,27 @@ pub fn root_starts(img: &Image) -> BTreeSet<u64> {
             continue;
         }
         for slot in (at..at.saturating_add(len)).step_by(8) {
-            // Position-independent arrays hold their targets in RELATIVE addends.
-            let target = relative.get(&slot).copied().or_else(|| {
-                let o = img.vaddr_to_offset(slot, 8)? as usize;
-                Some(u64::from_le_bytes(img.elf.get(o..o + 8)?.try_into().ok()?))
-            });
-            if let Some(t) = target.filter(|&t| t != 0 && t != u64::MAX) {
-                starts.insert(t);
+            slots.insert(slot, None);
+        }
+    }
+    if !slots.is_empty() {
+        for r in img
+            .relocations
+            .iter()
+            .filter(|r| r.kind == r_x86_64::RELATIVE)
+        {
+            if let Some(v) = slots.get_mut(&r.offset) {
+                *v = Some(r.addend as u64);
             }
+        }
+    }
+    for (&slot, &relocated) in &slots {
+        let target = relocated.or_else(|| {
+            let o = img.vaddr_to_offset(slot, 8)? as usize;
+            Some(u64::from_le_bytes(img.elf.get(o..o + 8)?.try_into().ok()?))
+        });
+        if let Some(t) = target.filter(|&t| t != 0 && t != u64::MAX) {
+            starts.insert(t);
         }
     }
     starts

@@ -634,12 +634,11 @@ fn rel32(target: u64, next: u64) -> Result<i32, RelinkError> {
 }
 
 fn rela_bytes(list: &[(u64, u64, i64)]) -> Vec<u8> {
-    list.iter()
-        .flat_map(|(o, i, a)| {
-            o.to_le_bytes()
-                .into_iter()
-                .chain(i.to_le_bytes())
-                .chain(a.to_le_bytes())
-        })
-        .collect()
+    let mut v = Vec::with_capacity(list.len() * 24);
+    for (o, i, a) in list {
+        v.extend_from_slice(&o.to_le_bytes());
+        v.extend_from_slice(&i.to_le_bytes());
+        v.extend_from_slice(&a.to_le_bytes());
+    }
+    v
 }

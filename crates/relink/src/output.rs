@@ -161,24 +161,26 @@ pub fn relink(
     let mut report = RelinkReport::default();
     let mut registry = Vec::new();
 
-    let mut convert = |img: &Image,
-                       kind: Kind,
-                       label: &str,
-                       depth: usize|
-     -> Result<emit::Emitted, RelinkError> {
-        let filtering = opts.unused_filter != analyze::UnusedFilter::Keep;
-        let mut dropped = std::collections::BTreeSet::new();
-        if filtering {
-            let reach = crate::syscalls::scan_with(img, &analyze::reachability_starts(img), true);
-            dropped = analyze::unused_imports(img, opts.unused_filter, &reach.rip_refs);
-            report.dropped += dropped.len();
-        }
-        if !opts.allow_syscalls {
+    // The raw-syscall scan runs beside the conversion and writing: its verdict is only
+    // needed before the output is installed, and a failure discards the temp folder.
+    let scan_inputs: Vec<(String, &Image)> = std::iter::once(("app.elf".to_string(), &exe))
+        .chain(modules.iter().map(|m| {
+            let label = Path::new("app0")
+                .join(&m.rel)
+                .to_string_lossy()
+                .into_owned();
+            (label, &m.img)
+        }))
+        .collect();
+    let scanner = (!opts.allow_syscalls).then_some(scan_inputs);
+    let scan_all = |inputs: Vec<(String, &Image)>| -> Result<usize, RelinkError> {
+        let mut decoded = 0;
+        for (label, img) in inputs {
             let scan = crate::syscalls::scan_with(img, &analyze::code_starts(img), false);
-            report.scanned_instructions += scan.decoded;
+            decoded += scan.decoded;
             if let Some(s) = scan.syscall {
                 return Err(RelinkError::RawSyscall {
-                    path: label.to_string(),
+                    path: label,
                     address: s.address,
                     instruction: s.instruction,
                     near: s
@@ -188,126 +190,148 @@ pub fn relink(
                 });
             }
         }
-        let mut bindings = BTreeMap::new();
-        let mut needed = vec![RUNTIME_FILE.to_string()];
-        let mut names = BTreeMap::new();
-        for imp in &img.imports {
-            let module = imp.module.clone();
-            let b = match module.as_ref().and_then(|m| provided.get(m)) {
-                _ if dropped.contains(&imp.symbol) => Binding::Dropped,
-                Some((file, exports)) if exports.contains(&imp.nid) => {
-                    if !needed.contains(file) {
-                        needed.push(file.clone());
-                    }
-                    report.bound_modules += 1;
-                    Binding::Module(file.clone())
-                }
-                _ if runtime.contains(&imp.nid) => {
-                    report.bound_runtime += 1;
-                    Binding::Runtime
-                }
-                _ => Binding::Missing,
-            };
-            let name = opts.catalogue.name(&imp.nid).map(str::to_string);
-            if let Some(n) = &name {
-                names.insert(imp.nid.clone(), n.clone());
-            }
-            registry.push(RegistryEntry {
-                binary: label.to_string(),
-                nid: imp.nid.clone(),
-                name: name.clone(),
-                module: imp.module.clone(),
-                library: imp.library.clone(),
-                class: match b {
-                    Binding::Runtime => "implemented",
-                    Binding::Module(_) => "module",
-                    Binding::Missing => "absent",
-                    Binding::Dropped => "dropped",
-                },
-            });
-            if b == Binding::Missing {
-                report
-                    .stubbed
-                    .push((label.to_string(), imp.nid.clone(), name));
-            }
-            bindings.insert(imp.symbol, b);
-        }
-        let up = "../".repeat(depth);
-        let runpath = match kind {
-            Kind::Executable => "$ORIGIN/libs:$ORIGIN/app0/sce_module".to_string(),
-            Kind::Module => format!("$ORIGIN/{up}libs:$ORIGIN:$ORIGIN/{up}app0/sce_module"),
-        };
-        let soname = (kind == Kind::Module).then(|| {
-            Path::new(label)
-                .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
-        let plan = EmitPlan {
-            img,
-            kind,
-            needed,
-            runpath,
-            soname,
-            bindings,
-            names,
-        };
-        emit::emit(&plan)
+        Ok(decoded)
     };
+    std::thread::scope(|scope| -> Result<(), RelinkError> {
+        let scan_job = scanner.map(|inputs| scope.spawn(move || scan_all(inputs)));
+        let mut convert = |img: &Image,
+                           kind: Kind,
+                           label: &str,
+                           depth: usize|
+         -> Result<emit::Emitted, RelinkError> {
+            let filtering = opts.unused_filter != analyze::UnusedFilter::Keep;
+            let mut dropped = std::collections::BTreeSet::new();
+            if filtering {
+                let reach =
+                    crate::syscalls::scan_with(img, &analyze::reachability_starts(img), true);
+                dropped = analyze::unused_imports(img, opts.unused_filter, &reach.rip_refs);
+                report.dropped += dropped.len();
+            }
+            let mut bindings = BTreeMap::new();
+            let mut needed = vec![RUNTIME_FILE.to_string()];
+            let mut names = BTreeMap::new();
+            for imp in &img.imports {
+                let module = imp.module.clone();
+                let b = match module.as_ref().and_then(|m| provided.get(m)) {
+                    _ if dropped.contains(&imp.symbol) => Binding::Dropped,
+                    Some((file, exports)) if exports.contains(&imp.nid) => {
+                        if !needed.contains(file) {
+                            needed.push(file.clone());
+                        }
+                        report.bound_modules += 1;
+                        Binding::Module(file.clone())
+                    }
+                    _ if runtime.contains(&imp.nid) => {
+                        report.bound_runtime += 1;
+                        Binding::Runtime
+                    }
+                    _ => Binding::Missing,
+                };
+                let name = opts.catalogue.name(&imp.nid).map(str::to_string);
+                if let Some(n) = &name {
+                    names.insert(imp.nid.clone(), n.clone());
+                }
+                registry.push(RegistryEntry {
+                    binary: label.to_string(),
+                    nid: imp.nid.clone(),
+                    name: name.clone(),
+                    module: imp.module.clone(),
+                    library: imp.library.clone(),
+                    class: match b {
+                        Binding::Runtime => "implemented",
+                        Binding::Module(_) => "module",
+                        Binding::Missing => "absent",
+                        Binding::Dropped => "dropped",
+                    },
+                });
+                if b == Binding::Missing {
+                    report
+                        .stubbed
+                        .push((label.to_string(), imp.nid.clone(), name));
+                }
+                bindings.insert(imp.symbol, b);
+            }
+            let up = "../".repeat(depth);
+            let runpath = match kind {
+                Kind::Executable => "$ORIGIN/libs:$ORIGIN/app0/sce_module".to_string(),
+                Kind::Module => format!("$ORIGIN/{up}libs:$ORIGIN:$ORIGIN/{up}app0/sce_module"),
+            };
+            let soname = (kind == Kind::Module).then(|| {
+                Path::new(label)
+                    .file_name()
+                    .map(|f| f.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            });
+            let plan = EmitPlan {
+                img,
+                kind,
+                needed,
+                runpath,
+                soname,
+                bindings,
+                names,
+            };
+            emit::emit(&plan)
+        };
+        let app = convert(&exe, Kind::Executable, "app.elf", 0)?;
+        write_emitted(tmp.path(), "app.elf", &exe, &app, true)?;
+        report.files.push("app.elf".into());
+        for m in &modules {
+            let rel = Path::new("app0").join(&m.rel);
+            let label = rel.to_string_lossy().into_owned();
+            let depth = rel.components().count() - 1;
+            let emitted = convert(&m.img, Kind::Module, &label, depth)?;
+            write_emitted(tmp.path(), &label, &m.img, &emitted, false)?;
+            report.modules.push(label.clone());
+            report.files.push(label);
+        }
+        for rel in files.iter().filter(|r| !is_module_file(r)) {
+            let label = Path::new("app0").join(rel).to_string_lossy().into_owned();
+            let src = title_dir.join(rel);
+            let dst = tmp.path().join(&label);
+            std::fs::create_dir_all(dst.parent().expect("under tmp"))
+                .map_err(RelinkError::io(format!("creating {}", dst.display())))?;
+            std::fs::copy(&src, &dst)
+                .map_err(RelinkError::io(format!("copying {}", src.display())))?;
+            report.files.push(label);
+        }
+        let rt = std::fs::read(&runtime_path).map_err(RelinkError::io(format!(
+            "reading {}",
+            runtime_path.display()
+        )))?;
+        let rt_label = format!("libs/{RUNTIME_FILE}");
+        write_file(tmp.path(), &rt_label, &rt, true)?;
+        report.files.push(rt_label);
 
-    let app = convert(&exe, Kind::Executable, "app.elf", 0)?;
-    write_emitted(tmp.path(), "app.elf", &exe, &app, true)?;
-    report.files.push("app.elf".into());
-    for m in &modules {
-        let rel = Path::new("app0").join(&m.rel);
-        let label = rel.to_string_lossy().into_owned();
-        let depth = rel.components().count() - 1;
-        let emitted = convert(&m.img, Kind::Module, &label, depth)?;
-        write_emitted(tmp.path(), &label, &m.img, &emitted, false)?;
-        report.modules.push(label.clone());
-        report.files.push(label);
-    }
-    for rel in files.iter().filter(|r| !is_module_file(r)) {
-        let label = Path::new("app0").join(rel).to_string_lossy().into_owned();
-        let src = title_dir.join(rel);
-        let dst = tmp.path().join(&label);
-        std::fs::create_dir_all(dst.parent().expect("under tmp"))
-            .map_err(RelinkError::io(format!("creating {}", dst.display())))?;
-        std::fs::copy(&src, &dst).map_err(RelinkError::io(format!("copying {}", src.display())))?;
-        report.files.push(label);
-    }
-    let rt = std::fs::read(&runtime_path).map_err(RelinkError::io(format!(
-        "reading {}",
-        runtime_path.display()
-    )))?;
-    let rt_label = format!("libs/{RUNTIME_FILE}");
-    write_file(tmp.path(), &rt_label, &rt, true)?;
-    report.files.push(rt_label);
-
-    let start: Vec<String> = report
-        .modules
-        .iter()
-        .filter(|m| Path::new(m).parent() == Some(Path::new("app0/sce_module")))
-        .map(|m| format!("{m:?}"))
-        .collect();
-    let title = input
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let config = format!(
+        let start: Vec<String> = report
+            .modules
+            .iter()
+            .filter(|m| Path::new(m).parent() == Some(Path::new("app0/sce_module")))
+            .map(|m| format!("{m:?}"))
+            .collect();
+        let title = input
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let config = format!(
         "# Written by `native5 relink`. Per-title settings; see the README.\n\n\
          [title]\nsource = {:?}\nname = {:?}\n\n[modules]\n# Loaded and started before the title's entry, in this order.\nstart = [{}]\n",
         input.display().to_string(),
         title,
         start.join(", ")
     );
-    write_file(tmp.path(), "native5.toml", config.as_bytes(), false)?;
-    report.files.push("native5.toml".into());
-    if opts.registry {
-        let json = serde_json::to_vec_pretty(&registry).expect("registry serializes");
-        write_file(tmp.path(), "imports.json", &json, false)?;
-        report.files.push("imports.json".into());
-    }
+        write_file(tmp.path(), "native5.toml", config.as_bytes(), false)?;
+        report.files.push("native5.toml".into());
+        if opts.registry {
+            let json = serde_json::to_vec_pretty(&registry).expect("registry serializes");
+            write_file(tmp.path(), "imports.json", &json, false)?;
+            report.files.push("imports.json".into());
+        }
+        if let Some(job) = scan_job {
+            report.scanned_instructions += job.join().expect("the scan does not panic")?;
+        }
+        Ok(())
+    })?;
     install(tmp, outdir)?;
     Ok(report)
 }
