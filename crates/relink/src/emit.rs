@@ -629,7 +629,7 @@ fn put(data: &mut [u8], off: u64, bytes: &[u8]) {
 }
 
 fn rel32(target: u64, next: u64) -> Result<i32, RelinkError> {
-    i32::try_from(target as i64 - next as i64)
+    i32::try_from((target as i64).wrapping_sub(next as i64))
         .map_err(|_| RelinkError::Layout(format!("{target:#x} is out of rel32 range of {next:#x}")))
 }
 
