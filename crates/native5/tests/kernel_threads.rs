@@ -109,3 +109,45 @@ fn threads_create_join_attributes_names_priorities() {
          self/equal/names: ok\npriority/affinity: ok\nonce: ok\nposix: ok\nthreads: 0 failures\n",
     );
 }
+
+#[test]
+fn thread_specific_data_and_cleanup_handlers() {
+    expect(
+        "kernel_tsd",
+        "tsd.c",
+        &[],
+        30,
+        "keys: ok\nkey delete: ok\ncleanup: c-ayx\ntsd: 0 failures\n",
+    );
+}
+
+/// One test per cancellation rule: `cancel.c` built with `-DONLY=<rule>`.
+macro_rules! cancel_rule {
+    ($name:ident, $n:literal, $line:literal) => {
+        #[test]
+        fn $name() {
+            expect(
+                concat!("cancel_", stringify!($name)),
+                "cancel.c",
+                &[concat!("-DONLY=", $n)],
+                30,
+                concat!($line, "\ncancel: 0 failures\n"),
+            );
+        }
+    };
+}
+
+cancel_rule!(cancel_defaults_enabled_deferred, 0, "defaults enabled+deferred: ok");
+cancel_rule!(cancel_never_injected_result_is_1, 1, "deferred, no injection, result 1: ok");
+cancel_rule!(cancel_disabled_request_stays_pending, 2, "disabled request stays pending: ok");
+cancel_rule!(cancel_cond_waiter_reacquires_mutex, 3, "untimed condition waiter reacquires its mutex: ok");
+cancel_rule!(cancel_timed_cond_waiter_reacquires_mutex, 4, "timed condition waiter reacquires its mutex: ok");
+cancel_rule!(cancel_disabled_timed_cond_wait_times_out, 5, "disabled timed condition wait times out: ok");
+cancel_rule!(cancel_pending_on_sem_entry_beats_token, 6, "pending request beats an available token: ok");
+cancel_rule!(cancel_blocked_sem_waiter_exits, 7, "blocked semaphore waiter exits, semaphore reusable: ok");
+cancel_rule!(cancel_join_leaves_target_joinable, 8, "cancelled join leaves target joinable: ok");
+cancel_rule!(cancel_cleanup_reverse_order_before_tsd, 9, "cleanup order: CBAD");
+cancel_rule!(cancel_repeated_requests_one_cleanup, 10, "repeated requests: R");
+cancel_rule!(cancel_points_in_cleanup_do_not_reenter, 11, "cancellation points in cleanup: 120");
+cancel_rule!(cancel_async_type_not_injected, 12, "asynchronous type acts only at calls: ok");
+cancel_rule!(cancel_exited_thread_and_posix_errors, 13, "cancel of an exited thread: ok");
