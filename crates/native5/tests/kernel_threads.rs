@@ -151,3 +151,15 @@ cancel_rule!(cancel_repeated_requests_one_cleanup, 10, "repeated requests: R");
 cancel_rule!(cancel_points_in_cleanup_do_not_reenter, 11, "cancellation points in cleanup: 120");
 cancel_rule!(cancel_async_type_not_injected, 12, "asynchronous type acts only at calls: ok");
 cancel_rule!(cancel_exited_thread_and_posix_errors, 13, "cancel of an exited thread: ok");
+
+#[test]
+fn sync_objects_return_console_error_codes() {
+    expect(
+        "kernel_sync",
+        "sync.c",
+        &[],
+        60,
+        "mutexes: ok\ncondition variables: ok\nrwlocks: ok\nbarriers and spinlocks: ok\n\
+         semaphores: ok\nevent flags: ok\nsync: 0 failures\n",
+    );
+}
