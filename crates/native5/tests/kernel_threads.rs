@@ -22,7 +22,9 @@ fn run_title(
 ) -> Option<(Option<i32>, String, String, Duration)> {
     sdk::test_toolchain(test)?;
     let dir = tempfile::tempdir().unwrap();
-    let src = testkit::workspace_root().join("tests/titles/kernel").join(source);
+    let src = testkit::workspace_root()
+        .join("tests/titles/kernel")
+        .join(source);
     let eboot = dir.path().join("eboot.bin");
     let mut o = sdk::BuildOptions::new([src], &eboot);
     o.cflags = cflags.iter().map(|s| s.to_string()).collect();
@@ -137,20 +139,76 @@ macro_rules! cancel_rule {
     };
 }
 
-cancel_rule!(cancel_defaults_enabled_deferred, 0, "defaults enabled+deferred: ok");
-cancel_rule!(cancel_never_injected_result_is_1, 1, "deferred, no injection, result 1: ok");
-cancel_rule!(cancel_disabled_request_stays_pending, 2, "disabled request stays pending: ok");
-cancel_rule!(cancel_cond_waiter_reacquires_mutex, 3, "untimed condition waiter reacquires its mutex: ok");
-cancel_rule!(cancel_timed_cond_waiter_reacquires_mutex, 4, "timed condition waiter reacquires its mutex: ok");
-cancel_rule!(cancel_disabled_timed_cond_wait_times_out, 5, "disabled timed condition wait times out: ok");
-cancel_rule!(cancel_pending_on_sem_entry_beats_token, 6, "pending request beats an available token: ok");
-cancel_rule!(cancel_blocked_sem_waiter_exits, 7, "blocked semaphore waiter exits, semaphore reusable: ok");
-cancel_rule!(cancel_join_leaves_target_joinable, 8, "cancelled join leaves target joinable: ok");
-cancel_rule!(cancel_cleanup_reverse_order_before_tsd, 9, "cleanup order: CBAD");
-cancel_rule!(cancel_repeated_requests_one_cleanup, 10, "repeated requests: R");
-cancel_rule!(cancel_points_in_cleanup_do_not_reenter, 11, "cancellation points in cleanup: 120");
-cancel_rule!(cancel_async_type_not_injected, 12, "asynchronous type acts only at calls: ok");
-cancel_rule!(cancel_exited_thread_and_posix_errors, 13, "cancel of an exited thread: ok");
+cancel_rule!(
+    cancel_defaults_enabled_deferred,
+    0,
+    "defaults enabled+deferred: ok"
+);
+cancel_rule!(
+    cancel_never_injected_result_is_1,
+    1,
+    "deferred, no injection, result 1: ok"
+);
+cancel_rule!(
+    cancel_disabled_request_stays_pending,
+    2,
+    "disabled request stays pending: ok"
+);
+cancel_rule!(
+    cancel_cond_waiter_reacquires_mutex,
+    3,
+    "untimed condition waiter reacquires its mutex: ok"
+);
+cancel_rule!(
+    cancel_timed_cond_waiter_reacquires_mutex,
+    4,
+    "timed condition waiter reacquires its mutex: ok"
+);
+cancel_rule!(
+    cancel_disabled_timed_cond_wait_times_out,
+    5,
+    "disabled timed condition wait times out: ok"
+);
+cancel_rule!(
+    cancel_pending_on_sem_entry_beats_token,
+    6,
+    "pending request beats an available token: ok"
+);
+cancel_rule!(
+    cancel_blocked_sem_waiter_exits,
+    7,
+    "blocked semaphore waiter exits, semaphore reusable: ok"
+);
+cancel_rule!(
+    cancel_join_leaves_target_joinable,
+    8,
+    "cancelled join leaves target joinable: ok"
+);
+cancel_rule!(
+    cancel_cleanup_reverse_order_before_tsd,
+    9,
+    "cleanup order: CBAD"
+);
+cancel_rule!(
+    cancel_repeated_requests_one_cleanup,
+    10,
+    "repeated requests: R"
+);
+cancel_rule!(
+    cancel_points_in_cleanup_do_not_reenter,
+    11,
+    "cancellation points in cleanup: 120"
+);
+cancel_rule!(
+    cancel_async_type_not_injected,
+    12,
+    "asynchronous type acts only at calls: ok"
+);
+cancel_rule!(
+    cancel_exited_thread_and_posix_errors,
+    13,
+    "cancel of an exited thread: ok"
+);
 
 #[test]
 fn sync_objects_return_console_error_codes() {
@@ -161,5 +219,27 @@ fn sync_objects_return_console_error_codes() {
         60,
         "mutexes: ok\ncondition variables: ok\nrwlocks: ok\nbarriers and spinlocks: ok\n\
          semaphores: ok\nevent flags: ok\nsync: 0 failures\n",
+    );
+}
+
+/// Bounded stress: about 3 s in all with the runtime in a debug build on 2 shared cores (the
+/// 16 × 1,000,000 mutex loop about 2 s), so the title keeps the sdk's default flags and the
+/// full counts. Timing lines (`time: …`) are printed with `--nocapture`.
+#[test]
+fn stress_mutex_condvar_semaphore_event_flag() {
+    let Some((code, stdout, stderr, took)) =
+        run_title("kernel_stress", "stress.c", &[], Duration::from_secs(120))
+    else {
+        return;
+    };
+    let (timings, results): (Vec<&str>, Vec<&str>) =
+        stdout.lines().partition(|l| l.starts_with("time: "));
+    eprintln!("stress ran in {took:?}\n{}", timings.join("\n"));
+    assert_eq!(code, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert_eq!(
+        results.iter().map(|l| format!("{l}\n")).collect::<String>(),
+        "mutex: 16000000\ncondvar queue: 200000 items\nsemaphore queue: 200000 items\n\
+         event-flag storm: 40000 passes\nstress: 0 failures\n",
+        "stderr:\n{stderr}"
     );
 }

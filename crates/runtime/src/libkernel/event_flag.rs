@@ -7,7 +7,7 @@
 
 use super::wait::{cv_wait, errno::*, guest_str, lock, sce, Deadline};
 use std::ffi::{c_char, c_void};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 const ATTR_TH_FIFO: u32 = 0x01;
@@ -27,6 +27,16 @@ struct Waiter {
     mode: u32,
     /// Set by Set/Cancel/Delete: (errno, result pattern).
     outcome: Option<(i32, u64)>,
+    /// Its own condition variable (on the flag's lock), so a Set wakes only the waiters
+    /// it satisfies instead of every sleeper.
+    cv: Arc<Condvar>,
+}
+
+impl Waiter {
+    fn finish(&mut self, outcome: (i32, u64)) {
+        self.outcome = Some(outcome);
+        self.cv.notify_one();
+    }
 }
 
 struct State {
@@ -40,7 +50,6 @@ struct State {
 pub struct EventFlag {
     magic: u64,
     state: Mutex<State>,
-    cv: Condvar,
     single: bool,
     _name: String,
 }
@@ -109,7 +118,6 @@ unsafe fn create(
             next_id: 1,
             deleted: false,
         }),
-        cv: Condvar::new(),
         single: threads != ATTR_MULTI,
         _name: name,
     }));
@@ -167,11 +175,13 @@ unsafe fn wait(
     let deadline = before.map_or(Deadline::Forever, |us| Deadline::after_micros(us as u64));
     let id = g.next_id;
     g.next_id += 1;
+    let cv = Arc::new(Condvar::new());
     g.waiters.push(Waiter {
         id,
         pattern,
         mode,
         outcome: None,
+        cv: cv.clone(),
     });
     let (e, r) = loop {
         if deadline.expired() {
@@ -183,7 +193,7 @@ unsafe fn wait(
             let w = g.waiters.remove(i);
             break w.outcome.unwrap_or((ETIMEDOUT, g.bits));
         }
-        let (ng, _) = cv_wait(&f.cv, g, &deadline);
+        let (ng, _) = cv_wait(&cv, g, &deadline);
         g = ng;
         let i = g
             .waiters
@@ -213,18 +223,13 @@ fn set(f: &EventFlag, pattern: u64) {
     let mut g = lock(&f.state);
     g.bits |= pattern;
     let mut bits = g.bits;
-    let mut woke = false;
     for w in g.waiters.iter_mut().filter(|w| w.outcome.is_none()) {
         if satisfied(bits, w.pattern, w.mode) {
-            w.outcome = Some((0, bits));
+            w.finish((0, bits));
             apply_clear(&mut bits, w.pattern, w.mode);
-            woke = true;
         }
     }
     g.bits = bits;
-    if woke {
-        f.cv.notify_all();
-    }
 }
 
 /// `sceKernelCreateEventFlag(out, name, attr, pattern, opt)`.
@@ -251,9 +256,8 @@ pub unsafe extern "sysv64" fn sce_kernel_delete_event_flag(ef: *const EventFlag)
     g.deleted = true;
     let bits = g.bits;
     for w in g.waiters.iter_mut().filter(|w| w.outcome.is_none()) {
-        w.outcome = Some((EACCES, bits));
+        w.finish((EACCES, bits));
     }
-    f.cv.notify_all();
     0
 }
 
@@ -329,13 +333,12 @@ pub unsafe extern "sysv64" fn sce_kernel_cancel_event_flag(
     g.bits = pattern;
     let mut n = 0;
     for w in g.waiters.iter_mut().filter(|w| w.outcome.is_none()) {
-        w.outcome = Some((ECANCELED, pattern));
+        w.finish((ECANCELED, pattern));
         n += 1;
     }
     if !waiters.is_null() {
         // SAFETY: a non-null out-pointer is writable.
         unsafe { waiters.write_unaligned(n) };
     }
-    f.cv.notify_all();
     0
 }
