@@ -206,6 +206,10 @@ pair!("scePthreadCondSignal", "pthread_cond_signal", cond_signal_x, cond_signal,
 pair!("scePthreadCondBroadcast", "pthread_cond_broadcast", cond_broadcast_x, cond_broadcast, (c: C));
 
 /// `scePthreadCondWait`: a cancellation point.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadCondWait")]
 pub unsafe extern "sysv64-unwind" fn sce_pthread_cond_wait(c: C, m: M) -> i32 {
     // SAFETY: the guest's slots.
@@ -216,6 +220,10 @@ pub unsafe extern "sysv64-unwind" fn sce_pthread_cond_wait(c: C, m: M) -> i32 {
 }
 
 /// `pthread_cond_wait`: a cancellation point.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("pthread_cond_wait")]
 pub unsafe extern "sysv64-unwind" fn pthread_cond_wait(c: C, m: M) -> i32 {
     // SAFETY: the guest's slots.
@@ -226,6 +234,10 @@ pub unsafe extern "sysv64-unwind" fn pthread_cond_wait(c: C, m: M) -> i32 {
 }
 
 /// `scePthreadCondTimedwait(cond, mutex, usec)`: a relative timeout in microseconds.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadCondTimedwait")]
 pub unsafe extern "sysv64-unwind" fn sce_pthread_cond_timedwait(c: C, m: M, usec: u32) -> i32 {
     // SAFETY: the guest's slots.
@@ -236,6 +248,10 @@ pub unsafe extern "sysv64-unwind" fn sce_pthread_cond_timedwait(c: C, m: M, usec
 }
 
 /// `pthread_cond_timedwait`: an absolute deadline on the condition's clock.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("pthread_cond_timedwait")]
 pub unsafe extern "sysv64-unwind" fn pthread_cond_timedwait(
     c: C,
@@ -250,6 +266,10 @@ pub unsafe extern "sysv64-unwind" fn pthread_cond_timedwait(
 }
 
 /// `pthread_cond_reltimedwait_np`: a relative timeout in microseconds.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("pthread_cond_reltimedwait_np")]
 pub unsafe extern "sysv64-unwind" fn pthread_cond_reltimedwait_np(c: C, m: M, usec: u32) -> i32 {
     // SAFETY: the guest's slots.

@@ -233,6 +233,10 @@ fn set(f: &EventFlag, pattern: u64) {
 }
 
 /// `sceKernelCreateEventFlag(out, name, attr, pattern, opt)`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sceKernelCreateEventFlag")]
 pub unsafe extern "sysv64" fn sce_kernel_create_event_flag(
     out: *mut *const EventFlag,
@@ -246,6 +250,10 @@ pub unsafe extern "sysv64" fn sce_kernel_create_event_flag(
 }
 
 /// `sceKernelDeleteEventFlag`: waiters return SCE_KERNEL_ERROR_EACCES.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sceKernelDeleteEventFlag")]
 pub unsafe extern "sysv64" fn sce_kernel_delete_event_flag(ef: *const EventFlag) -> i32 {
     // SAFETY: the guest's handle.
@@ -262,6 +270,10 @@ pub unsafe extern "sysv64" fn sce_kernel_delete_event_flag(ef: *const EventFlag)
 }
 
 /// `sceKernelSetEventFlag`: ORs bits in and wakes the waiters it satisfies.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sceKernelSetEventFlag")]
 pub unsafe extern "sysv64" fn sce_kernel_set_event_flag(ef: *const EventFlag, pattern: u64) -> i32 {
     // SAFETY: the guest's handle.
@@ -275,6 +287,10 @@ pub unsafe extern "sysv64" fn sce_kernel_set_event_flag(ef: *const EventFlag, pa
 }
 
 /// `sceKernelClearEventFlag`: ANDs the pattern with `pattern` (keeps the bits set in it).
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sceKernelClearEventFlag")]
 pub unsafe extern "sysv64" fn sce_kernel_clear_event_flag(
     ef: *const EventFlag,
@@ -293,6 +309,10 @@ pub unsafe extern "sysv64" fn sce_kernel_clear_event_flag(
 /// `sceKernelWaitEventFlag(ef, pattern, mode, result, timeout)`: `timeout` is in/out
 /// microseconds; ETIMEDOUT, ECANCELED, EACCES (deleted), EPERM (a second waiter on a
 /// single-waiter flag).
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sceKernelWaitEventFlag")]
 pub unsafe extern "sysv64" fn sce_kernel_wait_event_flag(
     ef: *const EventFlag,
@@ -306,6 +326,10 @@ pub unsafe extern "sysv64" fn sce_kernel_wait_event_flag(
 }
 
 /// `sceKernelPollEventFlag`: SCE_KERNEL_ERROR_EBUSY when not satisfied.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sceKernelPollEventFlag")]
 pub unsafe extern "sysv64" fn sce_kernel_poll_event_flag(
     ef: *const EventFlag,
@@ -319,6 +343,10 @@ pub unsafe extern "sysv64" fn sce_kernel_poll_event_flag(
 
 /// `sceKernelCancelEventFlag(ef, pattern, waiters)`: sets the pattern and releases every
 /// waiter with ECANCELED.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sceKernelCancelEventFlag")]
 pub unsafe extern "sysv64" fn sce_kernel_cancel_event_flag(
     ef: *const EventFlag,

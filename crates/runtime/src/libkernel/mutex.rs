@@ -377,6 +377,10 @@ posix_only!("pthread_mutex_reltimedlock_np", mutex_reltimedlock_np_x, mutex_relt
 sce_only!("scePthreadMutexTimedlock", mutex_timedlock_sce_x, mutex_reltimedlock, (m: M, usec: u32));
 
 /// `scePthreadMutexIsowned`: 1 when the caller holds the mutex.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadMutexIsowned")]
 pub unsafe extern "sysv64" fn sce_pthread_mutex_isowned(m: M) -> i32 {
     // SAFETY: the guest's slot.
@@ -384,6 +388,10 @@ pub unsafe extern "sysv64" fn sce_pthread_mutex_isowned(m: M) -> i32 {
 }
 
 /// `pthread_mutex_isowned_np`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("pthread_mutex_isowned_np")]
 pub unsafe extern "sysv64" fn pthread_mutex_isowned_np(m: M) -> i32 {
     // SAFETY: the guest's slot.

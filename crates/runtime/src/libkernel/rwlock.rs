@@ -346,6 +346,10 @@ posix_only!("pthread_barrier_init", barrier_init_posix_x, barrier_init_posix, (b
 pair!("scePthreadBarrierDestroy", "pthread_barrier_destroy", barrier_destroy_x, barrier_destroy, (b: B));
 
 /// `scePthreadBarrierWait`: SCE_OK, or PTHREAD_BARRIER_SERIAL_THREAD (-1) for one thread.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadBarrierWait")]
 pub unsafe extern "sysv64" fn sce_pthread_barrier_wait(b: B) -> i32 {
     // SAFETY: the guest's slot.
@@ -356,6 +360,10 @@ pub unsafe extern "sysv64" fn sce_pthread_barrier_wait(b: B) -> i32 {
 }
 
 /// `pthread_barrier_wait`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("pthread_barrier_wait")]
 pub unsafe extern "sysv64" fn pthread_barrier_wait(b: B) -> i32 {
     // SAFETY: the guest's slot.

@@ -197,6 +197,10 @@ fn delete_sema(id: i32) -> i32 {
 }
 
 /// `sceKernelCreateSema(out, name, attr, init, max, opt)`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sceKernelCreateSema")]
 pub unsafe extern "sysv64" fn sce_kernel_create_sema(
     out: *mut i32,
@@ -248,6 +252,10 @@ unsafe fn wait_sema(id: i32, need: i32, timeout: *mut u32) -> Waited<i32> {
 }
 
 /// `sceKernelWaitSema(id, need, timeout)`: a cancellation point.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sceKernelWaitSema")]
 pub unsafe extern "sysv64-unwind" fn sce_kernel_wait_sema(
     id: i32,
@@ -282,6 +290,10 @@ pub extern "sysv64" fn sce_kernel_signal_sema(id: i32, count: i32) -> i32 {
 
 /// `sceKernelCancelSema(id, count, waiters)`: wakes every waiter with ECANCELED and sets
 /// the count (`count < 0`: back to the initial count).
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sceKernelCancelSema")]
 pub unsafe extern "sysv64" fn sce_kernel_cancel_sema(
     id: i32,
@@ -405,18 +417,30 @@ fn posix(e: i32) -> i32 {
 }
 
 /// `sem_init`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sem_init")]
 pub unsafe extern "sysv64" fn sem_init(s: S, pshared: i32, value: u32) -> i32 {
     // SAFETY: the guest's contract.
     posix(unsafe { sem_init_imp(s, pshared, value) })
 }
 /// `sem_destroy`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sem_destroy")]
 pub unsafe extern "sysv64" fn sem_destroy(s: S) -> i32 {
     // SAFETY: the guest's contract.
     posix(unsafe { sem_destroy_imp(s) })
 }
 /// `sem_wait`: a cancellation point.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sem_wait")]
 pub unsafe extern "sysv64-unwind" fn sem_wait(s: S) -> i32 {
     // SAFETY: the guest's contract.
@@ -426,6 +450,10 @@ pub unsafe extern "sysv64-unwind" fn sem_wait(s: S) -> i32 {
     posix(act(w))
 }
 /// `sem_timedwait`: an absolute CLOCK_REALTIME deadline; a cancellation point.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sem_timedwait")]
 pub unsafe extern "sysv64-unwind" fn sem_timedwait(s: S, abstime: *const GuestTimespec) -> i32 {
     // SAFETY: the guest's contract.
@@ -435,18 +463,30 @@ pub unsafe extern "sysv64-unwind" fn sem_timedwait(s: S, abstime: *const GuestTi
     posix(act(w))
 }
 /// `sem_trywait`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sem_trywait")]
 pub unsafe extern "sysv64" fn sem_trywait(s: S) -> i32 {
     // SAFETY: the guest's contract.
     posix(unsafe { sem_trywait_imp(s) })
 }
 /// `sem_post`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sem_post")]
 pub unsafe extern "sysv64" fn sem_post(s: S) -> i32 {
     // SAFETY: the guest's contract.
     posix(unsafe { sem_post_imp(s) })
 }
 /// `sem_getvalue`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("sem_getvalue")]
 pub unsafe extern "sysv64" fn sem_getvalue(s: S, out: *mut i32) -> i32 {
     // SAFETY: the guest's contract.
@@ -454,6 +494,10 @@ pub unsafe extern "sysv64" fn sem_getvalue(s: S, out: *mut i32) -> i32 {
 }
 
 /// `scePthreadSemInit(sem, flag, value, name)`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadSemInit")]
 pub unsafe extern "sysv64" fn sce_pthread_sem_init(
     s: S,
@@ -468,12 +512,20 @@ pub unsafe extern "sysv64" fn sce_pthread_sem_init(
     sce(unsafe { sem_init_imp(s, 0, value) })
 }
 /// `scePthreadSemDestroy`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadSemDestroy")]
 pub unsafe extern "sysv64" fn sce_pthread_sem_destroy(s: S) -> i32 {
     // SAFETY: the guest's contract.
     sce(unsafe { sem_destroy_imp(s) })
 }
 /// `scePthreadSemWait`: a cancellation point.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadSemWait")]
 pub unsafe extern "sysv64-unwind" fn sce_pthread_sem_wait(s: S) -> i32 {
     // SAFETY: the guest's contract.
@@ -483,6 +535,10 @@ pub unsafe extern "sysv64-unwind" fn sce_pthread_sem_wait(s: S) -> i32 {
     sce(act(w))
 }
 /// `scePthreadSemTimedwait(sem, usec)`: a cancellation point.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadSemTimedwait")]
 pub unsafe extern "sysv64-unwind" fn sce_pthread_sem_timedwait(s: S, usec: u32) -> i32 {
     // SAFETY: the guest's contract.
@@ -492,18 +548,30 @@ pub unsafe extern "sysv64-unwind" fn sce_pthread_sem_timedwait(s: S, usec: u32) 
     sce(act(w))
 }
 /// `scePthreadSemTrywait`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadSemTrywait")]
 pub unsafe extern "sysv64" fn sce_pthread_sem_trywait(s: S) -> i32 {
     // SAFETY: the guest's contract.
     sce(unsafe { sem_trywait_imp(s) })
 }
 /// `scePthreadSemPost`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadSemPost")]
 pub unsafe extern "sysv64" fn sce_pthread_sem_post(s: S) -> i32 {
     // SAFETY: the guest's contract.
     sce(unsafe { sem_post_imp(s) })
 }
 /// `scePthreadSemGetvalue`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadSemGetvalue")]
 pub unsafe extern "sysv64" fn sce_pthread_sem_getvalue(s: S, out: *mut i32) -> i32 {
     // SAFETY: the guest's contract.

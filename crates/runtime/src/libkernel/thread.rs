@@ -38,6 +38,7 @@ pub type GuestEntry = extern "sysv64" fn(*mut c_void) -> *mut c_void;
 pub type GuestRoutine = extern "sysv64" fn(*mut c_void);
 
 /// `PTHREAD_CANCELED`: the result of a cancelled thread.
+#[allow(clippy::manual_dangling_ptr)] // 1 is the ABI value, not a placeholder
 pub const PTHREAD_CANCELED: *mut c_void = 1 as *mut c_void;
 /// Lowest (numerically smallest, most urgent) guest priority.
 pub const PRIO_HIGHEST: i32 = 256;
@@ -260,6 +261,8 @@ unsafe extern "C-unwind" {
 /// Ends the calling thread with `value`: cleanup handlers (newest first), then TSD
 /// destructors, then the host thread ends. Every frame between here and the guest must
 /// hold nothing that needs dropping.
+// `value` is the guest's result, handed on to the joiner, never dereferenced.
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn exit_thread(value: *mut c_void) -> ! {
     prepare_exit(value);
     // SAFETY: the thread ends; its frames (ours hold nothing droppable) unwind to the
@@ -393,11 +396,19 @@ macro_rules! pair {
         pub mod $m {
             #[allow(unused_imports)]
             use super::*;
+            ///
+            /// # Safety
+            /// The console API's contract: pointers are null or valid for what the call reads
+            /// and writes.
             #[export::nid($sce)]
             pub unsafe extern "sysv64" fn sce_name($($a: $t),*) -> i32 {
                 // SAFETY: the guest's contract is the one of the implementation.
                 sce(unsafe { $imp($($a),*) })
             }
+            ///
+            /// # Safety
+            /// The console API's contract: pointers are null or valid for what the call reads
+            /// and writes.
             #[export::nid($posix)]
             pub unsafe extern "sysv64" fn posix_name($($a: $t),*) -> i32 {
                 // SAFETY: as above.
@@ -415,6 +426,10 @@ macro_rules! sce_only {
         pub mod $m {
             #[allow(unused_imports)]
             use super::*;
+            ///
+            /// # Safety
+            /// The console API's contract: pointers are null or valid for what the call reads
+            /// and writes.
             #[export::nid($sce)]
             pub unsafe extern "sysv64" fn sce_name($($a: $t),*) -> i32 {
                 // SAFETY: the guest's contract is the one of the implementation.
@@ -432,6 +447,10 @@ macro_rules! posix_only {
         pub mod $m {
             #[allow(unused_imports)]
             use super::*;
+            ///
+            /// # Safety
+            /// The console API's contract: pointers are null or valid for what the call reads
+            /// and writes.
             #[export::nid($posix)]
             pub unsafe extern "sysv64" fn posix_name($($a: $t),*) -> i32 {
                 // SAFETY: the guest's contract is the one of the implementation.
@@ -822,6 +841,10 @@ unsafe fn join(h: *const GuestThread, out: *mut *mut c_void, deadline: Deadline)
 }
 
 /// `scePthreadJoin`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadJoin")]
 pub unsafe extern "sysv64-unwind" fn sce_pthread_join(
     t: *const GuestThread,
@@ -835,6 +858,10 @@ pub unsafe extern "sysv64-unwind" fn sce_pthread_join(
 }
 
 /// `pthread_join`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("pthread_join")]
 pub unsafe extern "sysv64-unwind" fn pthread_join(
     t: *const GuestThread,
@@ -848,6 +875,10 @@ pub unsafe extern "sysv64-unwind" fn pthread_join(
 }
 
 /// `scePthreadTimedjoin`: join with a relative timeout in microseconds.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadTimedjoin")]
 pub unsafe extern "sysv64-unwind" fn sce_pthread_timedjoin(
     t: *const GuestThread,
@@ -862,6 +893,10 @@ pub unsafe extern "sysv64-unwind" fn sce_pthread_timedjoin(
 }
 
 /// `pthread_timedjoin_np`: join with an absolute CLOCK_REALTIME deadline.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("pthread_timedjoin_np")]
 pub unsafe extern "sysv64-unwind" fn pthread_timedjoin_np(
     t: *const GuestThread,
@@ -1007,6 +1042,10 @@ unsafe fn rename(h: *const GuestThread, name: *const c_char) -> i32 {
 pair!("scePthreadRename", "pthread_rename_np", rename_x, rename, (h: *const GuestThread, name: *const c_char));
 
 /// `pthread_set_name_np` (returns nothing on FreeBSD).
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("pthread_set_name_np")]
 pub unsafe extern "sysv64" fn pthread_set_name_np(h: *const GuestThread, name: *const c_char) {
     // SAFETY: the guest's contract.
@@ -1200,6 +1239,10 @@ unsafe fn once(o: *mut GuestOnce, f: Option<extern "sysv64" fn()>) -> i32 {
 }
 
 /// `scePthreadOnce` (calls guest code, which may exit the thread: not guarded).
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("scePthreadOnce")]
 pub unsafe extern "sysv64-unwind" fn sce_pthread_once(
     o: *mut GuestOnce,
@@ -1210,6 +1253,10 @@ pub unsafe extern "sysv64-unwind" fn sce_pthread_once(
 }
 
 /// `pthread_once`.
+///
+/// # Safety
+/// The console API's contract: pointers are null or valid for what the call reads
+/// and writes.
 #[export::nid("pthread_once")]
 pub unsafe extern "sysv64-unwind" fn pthread_once(
     o: *mut GuestOnce,
@@ -1249,7 +1296,7 @@ unsafe fn key_create(out: *mut i32, destructor: Option<GuestRoutine>) -> i32 {
     }
     for (i, k) in KEYS.iter().enumerate() {
         let s = k.seq.load(Ordering::Relaxed);
-        if s % 2 == 0
+        if s & 1 == 0
             && k.seq
                 .compare_exchange(s, s.wrapping_add(1), Ordering::AcqRel, Ordering::Relaxed)
                 .is_ok()
@@ -1269,7 +1316,7 @@ unsafe fn key_delete(key: i32) -> i32 {
     };
     let k = &KEYS[i];
     let s = k.seq.load(Ordering::Acquire);
-    if s % 2 == 0 {
+    if s & 1 == 0 {
         return EINVAL;
     }
     k.destructor.store(0, Ordering::Release);
@@ -1289,7 +1336,7 @@ fn getspecific(key: i32) -> *mut c_void {
         return std::ptr::null_mut();
     };
     let s = KEYS[i].seq.load(Ordering::Acquire);
-    if s % 2 == 0 {
+    if s & 1 == 0 {
         return std::ptr::null_mut();
     }
     // SAFETY: our own state.
@@ -1304,7 +1351,7 @@ unsafe fn setspecific(key: i32, value: *const c_void) -> i32 {
         return EINVAL;
     };
     let s = KEYS[i].seq.load(Ordering::Acquire);
-    if s % 2 == 0 {
+    if s & 1 == 0 {
         return EINVAL;
     }
     // SAFETY: our own state.
@@ -1337,7 +1384,7 @@ fn run_tsd_destructors(t: &GuestThread) {
         for (i, k) in KEYS.iter().enumerate() {
             let s = k.seq.load(Ordering::Acquire);
             let d = k.destructor.load(Ordering::Acquire);
-            if s % 2 == 0 || d == 0 {
+            if s & 1 == 0 || d == 0 {
                 continue;
             }
             // SAFETY: our own state; the borrow ends before the destructor runs.

@@ -236,7 +236,7 @@ pub unsafe fn resolve<'a, T>(
     handle: *mut *mut T,
     make: impl FnOnce(usize) -> Option<Box<T>>,
 ) -> Option<&'a T> {
-    if handle.is_null() || (handle as usize) % 8 != 0 {
+    if handle.is_null() || (handle as usize) & 7 != 0 {
         return None;
     }
     // SAFETY: per the contract.
