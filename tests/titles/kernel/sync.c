@@ -331,13 +331,16 @@ static void semaphores(void) {
     /* cancel: the waiter gets ECANCELED; the count is set */
     CHECK(scePthreadCreate(&t, NULL, sema_waiter, NULL, "sema"), SCE_OK);
     int waiters = -1;
+    /* (the count stays 0 until the waiter is blocked, so it cannot take tokens instead) */
     do {
         scePthreadYield();
-        CHECK(sceKernelCancelSema(ks, 3, &waiters), SCE_OK);
+        CHECK(sceKernelCancelSema(ks, 0, &waiters), SCE_OK);
     } while (waiters == 0);
     CHECK(waiters, 1);
     CHECK(scePthreadJoin(t, NULL), SCE_OK);
     CHECK(sema_result, SCE_KERNEL_ERROR_ECANCELED);
+    CHECK(sceKernelCancelSema(ks, 3, &waiters), SCE_OK);
+    CHECK(waiters, 0);
     CHECK(sceKernelPollSema(ks, 3), SCE_OK);
     /* delete: a waiter gets EACCES; the id is then unknown */
     STORE(sema_result, 0);
