@@ -5,9 +5,9 @@
 //! each seeing the pattern after earlier waiters' clears, and records each one's outcome,
 //! so no waiter misses a set that happened while it slept.
 
-use super::wait::{cv_wait, errno::*, guest_str, lock, sce, Deadline};
+use super::wait::{errno::*, guest_str, lock, sce, Deadline, Parker};
 use std::ffi::{c_char, c_void};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 const ATTR_TH_FIFO: u32 = 0x01;
@@ -27,15 +27,15 @@ struct Waiter {
     mode: u32,
     /// Set by Set/Cancel/Delete: (errno, result pattern).
     outcome: Option<(i32, u64)>,
-    /// Its own condition variable (on the flag's lock), so a Set wakes only the waiters
-    /// it satisfies instead of every sleeper.
-    cv: Arc<Condvar>,
+    /// The waiting thread's parker, so a Set wakes only the waiters it satisfies instead
+    /// of every sleeper.
+    parker: Arc<Parker>,
 }
 
 impl Waiter {
     fn finish(&mut self, outcome: (i32, u64)) {
         self.outcome = Some(outcome);
-        self.cv.notify_one();
+        self.parker.unpark();
     }
 }
 
@@ -175,13 +175,13 @@ unsafe fn wait(
     let deadline = before.map_or(Deadline::Forever, |us| Deadline::after_micros(us as u64));
     let id = g.next_id;
     g.next_id += 1;
-    let cv = Arc::new(Condvar::new());
+    let parker = Parker::current();
     g.waiters.push(Waiter {
         id,
         pattern,
         mode,
         outcome: None,
-        cv: cv.clone(),
+        parker: parker.clone(),
     });
     let (e, r) = loop {
         if deadline.expired() {
@@ -193,7 +193,7 @@ unsafe fn wait(
             let w = g.waiters.remove(i);
             break w.outcome.unwrap_or((ETIMEDOUT, g.bits));
         }
-        let (ng, _) = cv_wait(&cv, g, &deadline);
+        let (ng, _) = parker.park(&f.state, g, &deadline);
         g = ng;
         let i = g
             .waiters

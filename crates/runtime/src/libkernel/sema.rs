@@ -7,50 +7,90 @@
 
 use super::thread::{act, begin_wait, cancel_pending, end_wait, Waited};
 use super::wait::{
-    cv_wait, errno::*, guarded, guest_str, lock, sce, slot, Deadline, GuestTimespec, Wake,
+    errno::*, guarded, guest_str, lock, sce, slot, Deadline, GuestTimespec, Parker, Wake,
     CLOCK_REALTIME,
 };
 use std::ffi::{c_char, c_void};
 use std::sync::atomic::{AtomicPtr, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// A blocked waiter. `signal` hands tokens to waiters in queue order (FIFO, or by
+/// priority for TH_PRIO semaphores), skipping those that need more than there is, and
+/// wakes only the ones it served.
+struct Waiter {
+    id: u64,
+    need: i32,
+    prio: i32,
+    granted: bool,
+    parker: Arc<Parker>,
+}
 
 struct State {
     count: i32,
     /// Bumped by `sceKernelCancelSema`: waiters that saw an older value return ECANCELED.
     cancel_gen: u64,
     deleted: bool,
-    waiters: u32,
+    queue: Vec<Waiter>,
+    next_id: u64,
+}
+
+impl State {
+    fn grant(&mut self) {
+        for w in self.queue.iter_mut().filter(|w| !w.granted) {
+            if w.need <= self.count {
+                self.count -= w.need;
+                w.granted = true;
+                w.parker.unpark();
+            }
+        }
+    }
+
+    fn remove(&mut self, id: u64) -> Option<Waiter> {
+        let i = self.queue.iter().position(|w| w.id == id)?;
+        Some(self.queue.remove(i))
+    }
+
+    fn wake_everyone(&self) {
+        for w in &self.queue {
+            w.parker.unpark();
+        }
+    }
+
+    /// Waiters still blocked (not yet served).
+    fn blocked(&self) -> usize {
+        self.queue.iter().filter(|w| !w.granted).count()
+    }
 }
 
 /// One semaphore.
 pub struct Sema {
     state: Mutex<State>,
-    cv: Condvar,
     max: i32,
     init: i32,
+    by_priority: bool,
     _name: String,
 }
 
 impl Wake for Sema {
     fn wake_all(&self) {
-        let _g = lock(&self.state);
-        self.cv.notify_all();
+        lock(&self.state).wake_everyone();
     }
 }
 
 impl Sema {
-    fn new(init: i32, max: i32, name: String) -> Self {
+    fn new(init: i32, max: i32, by_priority: bool, name: String) -> Self {
         Sema {
             state: Mutex::new(State {
                 count: init,
                 cancel_gen: 0,
                 deleted: false,
-                waiters: 0,
+                queue: Vec::new(),
+                next_id: 1,
             }),
-            cv: Condvar::new(),
             max,
             init,
+            by_priority,
             _name: name,
         }
     }
@@ -72,30 +112,55 @@ impl Sema {
                 break 'w Waited::Done(ETIMEDOUT);
             }
             let gen = g.cancel_gen;
-            g.waiters += 1;
-            let r = loop {
-                let (ng, expired) = cv_wait(&self.cv, g, &deadline);
-                g = ng;
-                if g.deleted {
-                    break Waited::Done(EACCES);
-                }
-                if g.cancel_gen != gen {
-                    break Waited::Done(ECANCELED);
-                }
-                // A token that is there wins over a request that arrived while we slept.
-                if g.count >= need {
-                    g.count -= need;
-                    break Waited::Done(0);
-                }
-                if cancel_pending() {
-                    break Waited::Cancelled;
-                }
-                if expired {
-                    break Waited::Done(ETIMEDOUT);
-                }
+            let id = g.next_id;
+            g.next_id += 1;
+            let prio = super::thread::current_prio();
+            let parker = Parker::current();
+            let at = if self.by_priority {
+                g.queue
+                    .iter()
+                    .position(|w| w.prio > prio)
+                    .unwrap_or(g.queue.len())
+            } else {
+                g.queue.len()
             };
-            g.waiters -= 1;
-            r
+            g.queue.insert(
+                at,
+                Waiter {
+                    id,
+                    need,
+                    prio,
+                    granted: false,
+                    parker: parker.clone(),
+                },
+            );
+            loop {
+                let (ng, expired) = parker.park(&self.state, g, &deadline);
+                g = ng;
+                // Tokens handed to us win over everything else that happened meanwhile.
+                let granted = g.queue.iter().any(|w| w.id == id && w.granted);
+                let r = if granted {
+                    Some(Waited::Done(0))
+                } else if g.deleted {
+                    Some(Waited::Done(EACCES))
+                } else if g.cancel_gen != gen {
+                    Some(Waited::Done(ECANCELED))
+                } else if cancel_pending() {
+                    Some(Waited::Cancelled)
+                } else if expired {
+                    Some(Waited::Done(ETIMEDOUT))
+                } else {
+                    None
+                };
+                if let Some(r) = r {
+                    g.remove(id);
+                    // Leaving may let a waiter behind us (needing less) be served.
+                    if !granted {
+                        g.grant();
+                    }
+                    break 'w r;
+                }
+            }
         };
         drop(g);
         end_wait();
@@ -118,9 +183,7 @@ impl Sema {
             return EINVAL;
         }
         g.count += n;
-        if g.waiters > 0 {
-            self.cv.notify_all();
-        }
+        g.grant();
         0
     }
 
@@ -161,7 +224,7 @@ unsafe fn create_sema(
     if name.len() >= 32 {
         return ENAMETOOLONG;
     }
-    let obj = Box::into_raw(Box::new(Sema::new(init, max, name)));
+    let obj = Box::into_raw(Box::new(Sema::new(init, max, attr & 0x2 != 0, name)));
     for (i, s) in SEMAS.iter().enumerate() {
         if s.load(Ordering::Relaxed).is_null()
             && s.compare_exchange(
@@ -192,7 +255,7 @@ fn delete_sema(id: i32) -> i32 {
     };
     let mut g = lock(&obj.state);
     g.deleted = true;
-    obj.cv.notify_all();
+    g.wake_everyone();
     0
 }
 
@@ -309,11 +372,11 @@ pub unsafe extern "sysv64" fn sce_kernel_cancel_sema(
     let mut g = lock(&s.state);
     if !waiters.is_null() {
         // SAFETY: a non-null out-pointer is writable.
-        unsafe { waiters.write_unaligned(g.waiters as i32) };
+        unsafe { waiters.write_unaligned(g.blocked() as i32) };
     }
     g.cancel_gen += 1;
     g.count = if count < 0 { s.init } else { count };
-    s.cv.notify_all();
+    g.wake_everyone();
     0
 }
 
@@ -337,7 +400,12 @@ unsafe fn sem_init_imp(s: S, _pshared: i32, value: u32) -> i32 {
     if s.is_null() || value > i32::MAX as u32 {
         return EINVAL;
     }
-    let obj = Box::into_raw(Box::new(Sema::new(value as i32, i32::MAX, String::new())));
+    let obj = Box::into_raw(Box::new(Sema::new(
+        value as i32,
+        i32::MAX,
+        false,
+        String::new(),
+    )));
     // SAFETY: checked non-null.
     unsafe { slot(s) }.store(obj, Ordering::Release);
     0
@@ -347,7 +415,7 @@ unsafe fn sem_destroy_imp(s: S) -> i32 {
     let Some(obj) = (unsafe { psem(s) }) else {
         return EINVAL;
     };
-    if lock(&obj.state).waiters > 0 {
+    if !lock(&obj.state).queue.is_empty() {
         return EBUSY;
     }
     // SAFETY: the slot holds a box made by sem_init; destroying a semaphore in use is the

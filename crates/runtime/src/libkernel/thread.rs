@@ -210,6 +210,11 @@ pub fn current() -> &'static GuestThread {
     unsafe { &*p }
 }
 
+/// The calling thread's priority (semaphores and event flags order waiters by it).
+pub fn current_prio() -> i32 {
+    current().prio.load(Ordering::Relaxed)
+}
+
 /// The live thread behind a guest handle.
 fn lookup(h: *const GuestThread) -> Option<Arc<GuestThread>> {
     lock(&REGISTRY).get(&(h as usize)).cloned()

@@ -205,6 +205,56 @@ pub fn cv_wait<'a, T>(
     }
 }
 
+/// A thread's own wake-up word, for objects that wake their waiters one by one (event
+/// flags, semaphores). Both sides touch it only under the object's lock, which makes the
+/// futex handshake free of lost wakeups; a thread blocks on at most one object at a time,
+/// so one per thread is enough and no wait allocates.
+pub struct Parker {
+    token: AtomicU32,
+}
+
+thread_local! {
+    static PARKER: std::sync::Arc<Parker> = std::sync::Arc::new(Parker { token: AtomicU32::new(0) });
+}
+
+impl Parker {
+    /// The calling thread's parker.
+    pub fn current() -> std::sync::Arc<Parker> {
+        PARKER.with(|p| p.clone())
+    }
+
+    /// Wakes the owner; call with the object's lock held.
+    pub fn unpark(&self) {
+        self.token.store(1, Ordering::SeqCst);
+        futex_wake(&self.token, 1);
+    }
+
+    /// Releases `guard`, sleeps until unparked or `deadline`, and relocks `m`. Returns the
+    /// guard and whether the deadline passed; the caller re-checks its state either way.
+    pub fn park<'a, T>(
+        &self,
+        m: &'a std::sync::Mutex<T>,
+        guard: std::sync::MutexGuard<'a, T>,
+        deadline: &Deadline,
+    ) -> (std::sync::MutexGuard<'a, T>, bool) {
+        // Still under the lock: any unpark meant for this sleep comes after this store.
+        self.token.store(0, Ordering::SeqCst);
+        drop(guard);
+        loop {
+            if self.token.load(Ordering::SeqCst) == 1 {
+                break;
+            }
+            match deadline.remaining() {
+                Some(d) if d.is_zero() => break,
+                r => {
+                    futex_wait(&self.token, 0, r);
+                }
+            }
+        }
+        (lock(m), deadline.expired())
+    }
+}
+
 /// Locks a std mutex, ignoring poisoning (a panic is fatal anyway: exports abort).
 pub fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
