@@ -243,3 +243,8 @@ fn stress_mutex_condvar_semaphore_event_flag() {
         "stderr:\n{stderr}"
     );
 }
+cancel_rule!(
+    cancel_in_once_routine_resets_once,
+    14,
+    "cancelled once routine can run again: ok"
+);

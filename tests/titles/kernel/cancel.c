@@ -417,11 +417,43 @@ static void rule_exited(void) {
     printf("cancel of an exited thread: ok\n");
 }
 
+/* 14. A once routine cancelled at a cancellation point leaves the once object untried:
+ * the next caller runs its routine. */
+static ScePthreadOnce once_obj = PTHREAD_ONCE_INIT;
+static int once_runs;
+static void once_cancelled_init(void) {
+    STORE(ready, 1);
+    WAIT_FOR(gate);
+    scePthreadTestcancel();
+    STORE(marker, 1);
+}
+static void once_second_init(void) { once_runs++; }
+static void *once_worker(void *arg) {
+    (void)arg;
+    scePthreadOnce(&once_obj, once_cancelled_init);
+    STORE(marker, 2);
+    return NULL;
+}
+static void rule_once(void) {
+    reset();
+    ScePthread t;
+    CHECK(scePthreadCreate(&t, NULL, once_worker, NULL, "c14"), SCE_OK);
+    WAIT_FOR(ready);
+    CHECK(scePthreadCancel(t), SCE_OK);
+    STORE(gate, 1);
+    CHECK(join_result(t) == PTHREAD_CANCELED, 1);
+    CHECK(LOAD(marker), 0);
+    CHECK(scePthreadOnce(&once_obj, once_second_init), SCE_OK);
+    CHECK(scePthreadOnce(&once_obj, once_second_init), SCE_OK);
+    CHECK(once_runs, 1);
+    printf("cancelled once routine can run again: ok\n");
+}
+
 int main(void) {
     void (*rules[])(void) = {
         rule_defaults, rule_no_injection, rule_disabled_pending, NULL, NULL,
         rule_disabled_cond, rule_sem_entry, rule_sem_blocked, rule_join, rule_order,
-        rule_repeat, rule_reentry, rule_async, rule_exited,
+        rule_repeat, rule_reentry, rule_async, rule_exited, rule_once,
     };
     int n = (int)(sizeof rules / sizeof rules[0]);
     for (int i = 0; i < n; i++) {
