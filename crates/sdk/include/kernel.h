@@ -31,7 +31,27 @@
 #define SCE_KERNEL_ERROR_EINVAL ((int)0x80020016)
 #define SCE_KERNEL_ERROR_EAGAIN ((int)0x80020023)
 #define SCE_KERNEL_ERROR_ETIMEDOUT ((int)0x8002003c)
+#define SCE_KERNEL_ERROR_ENOTSUP ((int)0x8002002d)
+#define SCE_KERNEL_ERROR_ENAMETOOLONG ((int)0x8002003f)
 #define SCE_KERNEL_ERROR_ENOSYS ((int)0x8002004e)
+#define SCE_KERNEL_ERROR_ECANCELED ((int)0x80020055)
+
+/* Thread priorities: 256 (most urgent) to 767; 700 is the default. */
+#define SCE_KERNEL_PRIO_FIFO_HIGHEST 256
+#define SCE_KERNEL_PRIO_FIFO_DEFAULT 700
+#define SCE_KERNEL_PRIO_FIFO_LOWEST 767
+
+/* Semaphore and event flag attributes and wait modes. */
+#define SCE_KERNEL_SEMA_ATTR_TH_FIFO 0x01
+#define SCE_KERNEL_SEMA_ATTR_TH_PRIO 0x02
+#define SCE_KERNEL_EVF_ATTR_TH_FIFO 0x01
+#define SCE_KERNEL_EVF_ATTR_TH_PRIO 0x02
+#define SCE_KERNEL_EVF_ATTR_SINGLE 0x10
+#define SCE_KERNEL_EVF_ATTR_MULTI 0x20
+#define SCE_KERNEL_EVF_WAITMODE_AND 0x01
+#define SCE_KERNEL_EVF_WAITMODE_OR 0x02
+#define SCE_KERNEL_EVF_WAITMODE_CLEAR_ALL 0x10
+#define SCE_KERNEL_EVF_WAITMODE_CLEAR_PAT 0x20
 
 typedef pthread_t ScePthread;
 typedef pthread_attr_t ScePthreadAttr;
@@ -41,6 +61,15 @@ typedef pthread_cond_t ScePthreadCond;
 typedef pthread_condattr_t ScePthreadCondattr;
 typedef pthread_key_t ScePthreadKey;
 typedef pthread_once_t ScePthreadOnce;
+typedef pthread_rwlock_t ScePthreadRwlock;
+typedef pthread_rwlockattr_t ScePthreadRwlockattr;
+typedef pthread_barrier_t ScePthreadBarrier;
+typedef pthread_barrierattr_t ScePthreadBarrierattr;
+typedef struct sched_param SceKernelSchedParam;
+typedef uint64_t SceKernelCpumask;
+/* A kernel semaphore is an id; an event flag is a handle. */
+typedef int32_t SceKernelSema;
+typedef struct SceKernelEventFlagObject *SceKernelEventFlag;
 
 typedef int32_t SceKernelModule;
 typedef uint32_t SceKernelUseconds;
@@ -69,6 +98,17 @@ int scePthreadRename(ScePthread thread, const char *name);
 int scePthreadSetprio(ScePthread thread, int prio);
 int scePthreadGetprio(ScePthread thread, int *prio);
 int scePthreadOnce(ScePthreadOnce *once, void (*fn)(void));
+int scePthreadTimedjoin(ScePthread thread, void **value, SceKernelUseconds usec);
+int scePthreadGetname(ScePthread thread, char *name);
+int scePthreadGetthreadid(void);
+int scePthreadSetschedparam(ScePthread thread, int policy, const SceKernelSchedParam *param);
+int scePthreadGetschedparam(ScePthread thread, int *policy, SceKernelSchedParam *param);
+int scePthreadSetaffinity(ScePthread thread, SceKernelCpumask mask);
+int scePthreadGetaffinity(ScePthread thread, SceKernelCpumask *mask);
+int scePthreadSetcancelstate(int state, int *old);
+int scePthreadSetcanceltype(int type, int *old);
+void scePthreadTestcancel(void);
+int scePthreadKeyDelete(ScePthreadKey key);
 int scePthreadKeyCreate(ScePthreadKey *key, void (*destructor)(void *));
 void *scePthreadGetspecific(ScePthreadKey key);
 int scePthreadSetspecific(ScePthreadKey key, const void *value);
@@ -77,6 +117,25 @@ int scePthreadAttrInit(ScePthreadAttr *attr);
 int scePthreadAttrDestroy(ScePthreadAttr *attr);
 int scePthreadAttrSetstacksize(ScePthreadAttr *attr, size_t size);
 int scePthreadAttrSetdetachstate(ScePthreadAttr *attr, int state);
+int scePthreadAttrGetdetachstate(const ScePthreadAttr *attr, int *state);
+int scePthreadAttrGetstacksize(const ScePthreadAttr *attr, size_t *size);
+int scePthreadAttrSetstack(ScePthreadAttr *attr, void *addr, size_t size);
+int scePthreadAttrGetstack(const ScePthreadAttr *attr, void **addr, size_t *size);
+int scePthreadAttrSetstackaddr(ScePthreadAttr *attr, void *addr);
+int scePthreadAttrGetstackaddr(const ScePthreadAttr *attr, void **addr);
+int scePthreadAttrSetguardsize(ScePthreadAttr *attr, size_t size);
+int scePthreadAttrGetguardsize(const ScePthreadAttr *attr, size_t *size);
+int scePthreadAttrSetschedparam(ScePthreadAttr *attr, const SceKernelSchedParam *param);
+int scePthreadAttrGetschedparam(const ScePthreadAttr *attr, SceKernelSchedParam *param);
+int scePthreadAttrSetschedpolicy(ScePthreadAttr *attr, int policy);
+int scePthreadAttrGetschedpolicy(const ScePthreadAttr *attr, int *policy);
+int scePthreadAttrSetinheritsched(ScePthreadAttr *attr, int inherit);
+int scePthreadAttrGetinheritsched(const ScePthreadAttr *attr, int *inherit);
+int scePthreadAttrSetaffinity(ScePthreadAttr *attr, SceKernelCpumask mask);
+int scePthreadAttrGetaffinity(const ScePthreadAttr *attr, SceKernelCpumask *mask);
+int scePthreadAttrSetscope(ScePthreadAttr *attr, int scope);
+int scePthreadAttrGetscope(const ScePthreadAttr *attr, int *scope);
+int scePthreadAttrGet(ScePthread thread, ScePthreadAttr *attr);
 
 int scePthreadMutexInit(ScePthreadMutex *mutex, const ScePthreadMutexattr *attr,
     const char *name);
@@ -87,12 +146,59 @@ int scePthreadMutexUnlock(ScePthreadMutex *mutex);
 int scePthreadMutexattrInit(ScePthreadMutexattr *attr);
 int scePthreadMutexattrDestroy(ScePthreadMutexattr *attr);
 int scePthreadMutexattrSettype(ScePthreadMutexattr *attr, int type);
+int scePthreadMutexattrGettype(ScePthreadMutexattr *attr, int *type);
+int scePthreadMutexattrSetprotocol(ScePthreadMutexattr *attr, int protocol);
+int scePthreadMutexattrGetprotocol(ScePthreadMutexattr *attr, int *protocol);
+int scePthreadMutexattrSetprioceiling(ScePthreadMutexattr *attr, int ceiling);
+int scePthreadMutexattrGetprioceiling(ScePthreadMutexattr *attr, int *ceiling);
+int scePthreadMutexTimedlock(ScePthreadMutex *mutex, SceKernelUseconds usec);
+int scePthreadMutexIsowned(ScePthreadMutex *mutex);
 
 int scePthreadCondInit(ScePthreadCond *cond, const ScePthreadCondattr *attr, const char *name);
 int scePthreadCondDestroy(ScePthreadCond *cond);
 int scePthreadCondWait(ScePthreadCond *cond, ScePthreadMutex *mutex);
 int scePthreadCondSignal(ScePthreadCond *cond);
 int scePthreadCondBroadcast(ScePthreadCond *cond);
+int scePthreadCondTimedwait(ScePthreadCond *cond, ScePthreadMutex *mutex, SceKernelUseconds usec);
+int scePthreadCondattrInit(ScePthreadCondattr *attr);
+int scePthreadCondattrDestroy(ScePthreadCondattr *attr);
+
+int scePthreadRwlockInit(ScePthreadRwlock *lock, const ScePthreadRwlockattr *attr,
+    const char *name);
+int scePthreadRwlockDestroy(ScePthreadRwlock *lock);
+int scePthreadRwlockRdlock(ScePthreadRwlock *lock);
+int scePthreadRwlockWrlock(ScePthreadRwlock *lock);
+int scePthreadRwlockTryrdlock(ScePthreadRwlock *lock);
+int scePthreadRwlockTrywrlock(ScePthreadRwlock *lock);
+int scePthreadRwlockTimedrdlock(ScePthreadRwlock *lock, SceKernelUseconds usec);
+int scePthreadRwlockTimedwrlock(ScePthreadRwlock *lock, SceKernelUseconds usec);
+int scePthreadRwlockUnlock(ScePthreadRwlock *lock);
+
+int scePthreadBarrierInit(ScePthreadBarrier *barrier, const ScePthreadBarrierattr *attr,
+    unsigned count, const char *name);
+int scePthreadBarrierDestroy(ScePthreadBarrier *barrier);
+int scePthreadBarrierWait(ScePthreadBarrier *barrier);
+
+/* Kernel semaphores: timeouts are in/out microseconds (what is left on return). */
+int sceKernelCreateSema(SceKernelSema *sem, const char *name, uint32_t attr, int init,
+    int max, const void *opt);
+int sceKernelDeleteSema(SceKernelSema sem);
+int sceKernelWaitSema(SceKernelSema sem, int need, SceKernelUseconds *timeout);
+int sceKernelPollSema(SceKernelSema sem, int need);
+int sceKernelSignalSema(SceKernelSema sem, int count);
+int sceKernelCancelSema(SceKernelSema sem, int count, int *waiters);
+
+/* Event flags. */
+int sceKernelCreateEventFlag(SceKernelEventFlag *ef, const char *name, uint32_t attr,
+    uint64_t pattern, const void *opt);
+int sceKernelDeleteEventFlag(SceKernelEventFlag ef);
+int sceKernelSetEventFlag(SceKernelEventFlag ef, uint64_t pattern);
+int sceKernelClearEventFlag(SceKernelEventFlag ef, uint64_t pattern);
+int sceKernelWaitEventFlag(SceKernelEventFlag ef, uint64_t pattern, uint32_t mode,
+    uint64_t *result, SceKernelUseconds *timeout);
+int sceKernelPollEventFlag(SceKernelEventFlag ef, uint64_t pattern, uint32_t mode,
+    uint64_t *result);
+int sceKernelCancelEventFlag(SceKernelEventFlag ef, uint64_t pattern, int *waiters);
 
 int sceKernelUsleep(SceKernelUseconds usec);
 int sceKernelSleep(uint32_t seconds);

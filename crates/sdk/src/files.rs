@@ -17,6 +17,7 @@ pub const HEADERS: &[(&str, &str)] = &[
     ("math.h", include_str!("../include/math.h")),
     ("pthread.h", include_str!("../include/pthread.h")),
     ("sched.h", include_str!("../include/sched.h")),
+    ("semaphore.h", include_str!("../include/semaphore.h")),
     ("stdio.h", include_str!("../include/stdio.h")),
     ("stdlib.h", include_str!("../include/stdlib.h")),
     ("string.h", include_str!("../include/string.h")),
