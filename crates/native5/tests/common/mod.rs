@@ -82,6 +82,18 @@ pub fn build_title(
     main: &[&str],
     modules: &[(&str, &str)],
 ) -> Option<PathBuf> {
+    build_title_with(test, out_dir, dir, main, modules, &[])
+}
+
+/// [`build_title`] with extra compiler flags for the title's sources.
+pub fn build_title_with(
+    test: &str,
+    out_dir: &Path,
+    dir: &str,
+    main: &[&str],
+    modules: &[(&str, &str)],
+    cflags: &[&str],
+) -> Option<PathBuf> {
     sdk::test_toolchain(test)?;
     let src = testkit::workspace_root().join("tests/titles").join(dir);
     for (source, rel) in modules {
@@ -91,6 +103,7 @@ pub fn build_title(
     }
     let eboot = out_dir.join("eboot.bin");
     let mut o = sdk::BuildOptions::new(main.iter().map(|m| src.join(m)), &eboot);
+    o.cflags = cflags.iter().map(|s| s.to_string()).collect();
     o.modules = modules.iter().map(|(_, rel)| out_dir.join(rel)).collect();
     sdk::build(&o).unwrap_or_else(|e| panic!("{dir}: {e}"));
     Some(eboot)
