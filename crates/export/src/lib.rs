@@ -19,6 +19,7 @@ use syn::{parse_macro_input, FnArg, Item, LitStr, Pat, Token};
 struct NidArg {
     nid: String,
     display: String,
+    raw: bool,
 }
 
 impl Parse for NidArg {
@@ -43,6 +44,7 @@ impl Parse for NidArg {
             return Ok(NidArg {
                 display: nid.clone(),
                 nid,
+                raw: true,
             });
         }
         let lit: LitStr = input.parse()?;
@@ -50,6 +52,7 @@ impl Parse for NidArg {
         Ok(NidArg {
             nid: sce::nid_of(&name),
             display: name,
+            raw: false,
         })
     }
 }
@@ -181,4 +184,48 @@ pub fn nid_str(input: TokenStream) -> TokenStream {
     let lit = parse_macro_input!(input as LitStr);
     let nid = sce::nid_of(&lit.value());
     quote!(#nid).into()
+}
+
+/// Marks an export as a known-unimplemented stub: `#[export::unimplemented("sceFoo")]`
+/// on an `extern "sysv64" fn` whose body returns the documented error code.
+///
+/// It exports the function under the name's NID (as [`macro@nid`] does), logs the name
+/// the first time a title calls it, and exports a marker symbol
+/// `native5_unimplemented.<NID>` so that the relinker's registry classes the import as
+/// an unimplemented stub rather than as implemented.
+#[proc_macro_attribute]
+pub fn unimplemented(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let arg = parse_macro_input!(attr as NidArg);
+    let mut f = parse_macro_input!(item as syn::ItemFn);
+    let nid_text = &arg.nid;
+    let display = &arg.display;
+    let marker_name = format!("native5_unimplemented.{nid_text}");
+    let marker = syn::Ident::new(
+        &format!(
+            "NATIVE5_UNIMPLEMENTED_{}",
+            f.sig.ident.to_string().to_uppercase()
+        ),
+        f.sig.ident.span(),
+    );
+    let body = &f.block;
+    let logged: syn::Block = syn::parse_quote!({
+        static LOGGED: ::std::sync::Once = ::std::sync::Once::new();
+        LOGGED.call_once(|| {
+            ::std::eprintln!("native5: {} ({}) is not implemented yet; it returns an error", #display, #nid_text)
+        });
+        #body
+    });
+    f.block = Box::new(logged);
+    let attr_tokens: TokenStream = match arg.raw {
+        true => quote!(raw = #nid_text).into(),
+        false => quote!(#display).into(),
+    };
+    let exported: proc_macro2::TokenStream = self::nid(attr_tokens, quote!(#f).into()).into();
+    quote! {
+        #exported
+        #[doc(hidden)]
+        #[unsafe(export_name = #marker_name)]
+        pub static #marker: u8 = 0;
+    }
+    .into()
 }

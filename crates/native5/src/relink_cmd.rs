@@ -43,6 +43,12 @@ pub fn relink(a: &Args) -> Result<()> {
         report.dropped,
         report.scanned_instructions
     );
+    for (bin, nid, name) in &report.unimplemented {
+        println!(
+            "  runtime stub (returns an error): {bin}: {nid} {}",
+            name.as_deref().unwrap_or("(unknown name)")
+        );
+    }
     for (bin, nid, name) in &report.stubbed {
         println!(
             "  not implemented: {bin}: {nid} {}",

@@ -347,3 +347,34 @@ fn unimplemented_import_reports_its_nid_and_name_when_called() {
     let want = format!("import {} (sceNetInit)", sce::nid_of("sceNetInit"));
     assert!(stderr.contains(&want), "{stderr}");
 }
+
+#[test]
+fn runtime_stubs_are_classed_and_return_their_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let title = dir.path().join("title");
+    let Some(eboot) = build_title("runtime_stub", &title, "stub", &["main.c"], &[]) else {
+        return;
+    };
+    let out = dir.path().join("out");
+    let o = native5()
+        .args(["relink", "--registry"])
+        .arg(&eboot)
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("runtime stub (returns an error): app.elf:")
+    );
+    let r = registry(&out);
+    assert_eq!(r["sceVideoOutAddVblankEvent"], "unimplemented stub");
+    assert_eq!(r["sceKernelCreateEqueue"], "implemented");
+    let (code, stdout, stderr) = run(&out, Duration::from_secs(20));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, "0x8002004e 0x8002004e\n");
+    assert_eq!(
+        stderr.matches("sceVideoOutAddVblankEvent").count(),
+        1,
+        "logged once: {stderr}"
+    );
+}

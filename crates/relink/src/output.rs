@@ -35,6 +35,8 @@ pub struct RelinkReport {
     pub bound_modules: usize,
     /// Imports bound to abort stubs: (binary, NID, name).
     pub stubbed: Vec<(String, String, Option<String>)>,
+    /// Imports bound to runtime stubs that return an error: (binary, NID, name).
+    pub unimplemented: Vec<(String, String, Option<String>)>,
     /// Imports dropped by the unused-import filter.
     pub dropped: usize,
     /// Modules converted, relative to OUTDIR.
@@ -221,7 +223,7 @@ pub fn relink(
                         report.bound_modules += 1;
                         Binding::Module(file.clone())
                     }
-                    _ if runtime.contains(&imp.nid) => {
+                    _ if runtime.nids.contains(&imp.nid) => {
                         report.bound_runtime += 1;
                         Binding::Runtime
                     }
@@ -238,12 +240,20 @@ pub fn relink(
                     module: imp.module.clone(),
                     library: imp.library.clone(),
                     class: match b {
+                        Binding::Runtime if runtime.unimplemented.contains(&imp.nid) => {
+                            "unimplemented stub"
+                        }
                         Binding::Runtime => "implemented",
                         Binding::Module(_) => "module",
                         Binding::Missing => "absent",
                         Binding::Dropped => "dropped",
                     },
                 });
+                if b == Binding::Runtime && runtime.unimplemented.contains(&imp.nid) {
+                    report
+                        .unimplemented
+                        .push((label.to_string(), imp.nid.clone(), name.clone()));
+                }
                 if b == Binding::Missing {
                     report
                         .stubbed

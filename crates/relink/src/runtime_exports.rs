@@ -36,18 +36,38 @@ pub fn locate() -> Result<PathBuf, RelinkError> {
     )))
 }
 
-/// NIDs the runtime exports (the `@@module` version suffix cut).
-pub fn read(path: &Path) -> Result<BTreeSet<String>, RelinkError> {
+/// Prefix of the marker symbols that name the runtime's known-unimplemented stubs
+/// (see `export::unimplemented`).
+pub const UNIMPLEMENTED_MARKER: &str = "native5_unimplemented.";
+
+/// What the runtime exports.
+#[derive(Debug, Clone, Default)]
+pub struct RuntimeExports {
+    /// Every exported NID (the `@@module` version suffix cut).
+    pub nids: BTreeSet<String>,
+    /// The NIDs among them that are stubs returning an error.
+    pub unimplemented: BTreeSet<String>,
+}
+
+/// Reads the runtime's dynamic symbols.
+pub fn read(path: &Path) -> Result<RuntimeExports, RelinkError> {
     let data =
         std::fs::read(path).map_err(RelinkError::io(format!("reading {}", path.display())))?;
     let img = Image::parse(&data).map_err(|source| RelinkError::Format {
         path: path.display().to_string(),
         source,
     })?;
-    Ok(img
-        .exports
-        .iter()
-        .filter_map(|e| e.plain_name.as_deref())
-        .map(|n| n.split('@').next().unwrap_or(n).to_string())
-        .collect())
+    let mut out = RuntimeExports::default();
+    for name in img.exports.iter().filter_map(|e| e.plain_name.as_deref()) {
+        let name = name.split('@').next().unwrap_or(name);
+        match name.strip_prefix(UNIMPLEMENTED_MARKER) {
+            Some(nid) => {
+                out.unimplemented.insert(nid.to_string());
+            }
+            None => {
+                out.nids.insert(name.to_string());
+            }
+        }
+    }
+    Ok(out)
 }

@@ -464,3 +464,13 @@ pub extern "sysv64" fn sce_video_out_add_flip_event(
     st.events.push((queue as usize, udata as usize));
     0
 }
+
+/// Vblank events are not posted yet (the presenter ticks only while flips are queued).
+#[export::unimplemented("sceVideoOutAddVblankEvent")]
+pub extern "sysv64" fn sce_video_out_add_vblank_event(
+    _queue: EqueueHandle,
+    _handle: i32,
+    _udata: *mut c_void,
+) -> i32 {
+    crate::libkernel::errors::ENOSYS
+}
