@@ -215,7 +215,7 @@ pub fn unimplemented(attr: TokenStream, item: TokenStream) -> TokenStream {
         });
         #body
     });
-    f.block = Box::new(logged);
+    *f.block = logged;
     let attr_tokens: TokenStream = match arg.raw {
         true => quote!(raw = #nid_text).into(),
         false => quote!(#display).into(),
