@@ -1,0 +1,218 @@
+//! RDNA shader recompiler: RDNA machine code in, SPIR-V out.
+//!
+//! The pipeline is
+//! decode ([`cfg`]) → control-flow graph ([`cfg`]) → structurizer ([`structurize`]) →
+//! IR with guest-register get/set ([`ir`], built by [`translate`]) → passes ([`passes`]) →
+//! SPIR-V through `rspirv` ([`spirv`]). [`recompile`] runs all of it.
+//!
+//! The input is the code bytes, the stage and the initial register state
+//! ([`ShaderInput`]): which SGPRs hold constants (descriptor-table pointers, on which the
+//! shader is specialized), which hold dynamic values (push constants, workgroup ids), and
+//! which VGPRs hold the local invocation id. Descriptor tables are read through
+//! [`GuestMemory`] at recompile time: an `s_load_dword*` from a known address becomes the
+//! constants it loads, and a buffer instruction whose V# is such a constant is bound to a
+//! SPIR-V storage buffer ([`BufferBinding`]). This crate knows nothing about Vulkan devices.
+//!
+//! # Wave semantics
+//!
+//! A guest wave has 32 or 64 lanes; EXEC says which run. The recompiler maps **one guest
+//! lane to one host invocation** and keeps every guest register in a per-invocation
+//! variable:
+//!
+//! - VGPRs are per-lane values. A VALU write is `dst = active ? result : dst`, where
+//!   `active` is the invocation's bit of EXEC, so inactive lanes keep their values exactly
+//!   as the hardware does. Stores and atomics of inactive lanes sit behind a real branch.
+//! - SGPRs, VCC, EXEC, M0 and SCC are wave-uniform values; every invocation computes the
+//!   same value, because SALU code only reads uniform inputs.
+//! - A lane mask written by VALU (VOPC, carry-outs) is a subgroup ballot ANDed with EXEC.
+//!   A VALU read of a mask (v_cndmask, carry-in) reads the invocation's bit.
+//! - Scalar branches (`s_cbranch_*`, `s_branch`) are uniform, so they become real
+//!   structured SPIR-V control flow, and all host invocations of a subgroup stay
+//!   converged: a ballot always sees the whole wave.
+//!
+//! This is exact when each guest wave is exactly one host subgroup, with guest lane =
+//! `SubgroupLocalInvocationId`: the **fast path**. It holds when the workgroup has no
+//! more lanes than the host subgroup (lavapipe: 8), or when the host subgroup size equals
+//! the guest wave size. Everything else needs the **exact fallback**: one host
+//! invocation runs a whole guest wave, looping over its lanes for VALU and keeping lane
+//! masks as plain integers (cross-lane operations become array indexing, barriers stay
+//! workgroup barriers because a wave is one invocation). The fallback is designed, not
+//! yet built: [`recompile`] rejects such shaders with [`Error::WaveMapping`] rather than
+//! emitting a shader that would be wrong.
+//!
+//! # Errors
+//!
+//! Every failure names the program counter and the instruction. An instruction the
+//! translator does not know is [`Error::Unsupported`], never a silent no-op.
+#![forbid(unsafe_code)]
+
+pub mod cfg;
+pub mod ir;
+pub mod passes;
+pub mod spirv;
+pub mod structurize;
+pub mod translate;
+
+pub use rdna::{Target, WaveSize};
+
+/// A failed recompilation; always names where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// The bytes at `pc` do not decode.
+    #[error("pc {pc:#x}: cannot decode: {msg}")]
+    Decode {
+        /// Byte offset in the code.
+        pc: u32,
+        /// The decoder's message.
+        msg: String,
+    },
+    /// The instruction at `pc` is not supported (yet).
+    #[error("pc {pc:#x}: unsupported instruction `{text}`: {why}")]
+    Unsupported {
+        /// Byte offset in the code.
+        pc: u32,
+        /// The instruction text.
+        text: String,
+        /// What is missing.
+        why: String,
+    },
+    /// The control flow around `pc` is not one the structurizer handles.
+    #[error("pc {pc:#x}: control flow not structurizable: {why}")]
+    ControlFlow {
+        /// Byte offset of the branch.
+        pc: u32,
+        /// Why.
+        why: String,
+    },
+    /// The guest wave cannot be mapped onto the host subgroup with the fast path.
+    #[error("wave mapping: {0}")]
+    WaveMapping(String),
+    /// The register state or guest memory does not describe what the code needs.
+    #[error("pc {pc:#x}: {why}")]
+    State {
+        /// Byte offset of the instruction that needs it.
+        pc: u32,
+        /// What is missing.
+        why: String,
+    },
+}
+
+/// Result alias of this crate.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Guest memory the recompiler may read at recompile time (descriptor tables).
+pub trait GuestMemory {
+    /// The `len` bytes at guest address `addr`, or `None` if not mapped or not constant.
+    fn read(&self, addr: u64, len: usize) -> Option<Vec<u8>>;
+}
+
+/// The shader stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// A compute shader.
+    Compute,
+}
+
+/// What an argument SGPR holds when the wave starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SgprValue {
+    /// A value known at recompile time (descriptor-table pointers, which the shader is
+    /// specialized on).
+    Const(u32),
+    /// Dword `n` of the host push-constant block (dynamic).
+    PushConstant(u32),
+    /// The workgroup id on an axis (0 = x).
+    WorkgroupId(u8),
+    /// The number of workgroups on an axis (0 = x).
+    NumWorkgroups(u8),
+    /// Which wave of the workgroup this is and how many there are (`tg_size`); always
+    /// wave 0 of 1 on the fast path.
+    TgSize,
+}
+
+/// What an argument VGPR holds when the wave starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VgprValue {
+    /// The local invocation id on an axis (0 = x).
+    LocalId(u8),
+}
+
+/// The compiled shader, its stage and its starting state.
+#[derive(Debug, Clone)]
+pub struct ShaderInput<'a> {
+    /// The machine code; execution starts at byte 0.
+    pub code: &'a [u8],
+    /// The GPU the code was compiled for.
+    pub target: Target,
+    /// The stage.
+    pub stage: Stage,
+    /// The wave size the code runs with.
+    pub wave: WaveSize,
+    /// Workgroup size (compute).
+    pub workgroup: [u32; 3],
+    /// Argument SGPRs: register number and what it holds. Others start undefined (0).
+    pub sgprs: Vec<(u8, SgprValue)>,
+    /// Argument VGPRs.
+    pub vgprs: Vec<(u16, VgprValue)>,
+    /// LDS bytes the shader uses.
+    pub lds_bytes: u32,
+    /// The host subgroup size the module will run with.
+    pub host_subgroup: u32,
+    /// Initial MODE register bits 0–3 (f32 rounding in 0–1, f16/f64 rounding in 2–3);
+    /// `None` means round-to-nearest-even.
+    pub float_mode: Option<u8>,
+}
+
+/// A storage buffer the recompiled shader binds, resolved from a V# descriptor.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BufferBinding {
+    /// Binding number in descriptor set 0.
+    pub binding: u32,
+    /// The guest address the V# points at (its base).
+    pub guest_base: u64,
+    /// The V#'s `num_records` (bytes, for raw buffers).
+    pub num_records: u32,
+    /// The four V# dwords, as specialized on.
+    pub descriptor: [u32; 4],
+}
+
+/// The recompiled shader.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// SPIR-V words (entry point `main`).
+    pub spirv: Vec<u32>,
+    /// Storage buffers at set 0, in binding order.
+    pub buffers: Vec<BufferBinding>,
+    /// Push-constant bytes the module reads.
+    pub push_bytes: u32,
+    /// Cache key: SHA-1 of the code and of every descriptor fact specialized on.
+    pub key: [u8; 20],
+}
+
+/// Recompiles a shader: decode, CFG, structurize, translate, passes, SPIR-V.
+pub fn recompile(input: &ShaderInput<'_>, mem: &dyn GuestMemory) -> Result<Output> {
+    let lanes: u32 = input.workgroup.iter().product();
+    let wave_lanes = match input.wave {
+        WaveSize::Wave32 => 32,
+        WaveSize::Wave64 => 64,
+    };
+    if !(lanes <= input.host_subgroup || input.host_subgroup == wave_lanes) {
+        return Err(Error::WaveMapping(format!(
+            "workgroup of {lanes} lanes in wave{wave_lanes} does not fit host subgroup of {}; \
+             the exact fallback is not implemented yet",
+            input.host_subgroup
+        )));
+    }
+    let program = cfg::Program::decode(input.code, input.target, input.wave)?;
+    let tree = structurize::structurize(&program)?;
+    let mut module = translate::translate(input, &program, &tree, mem)?;
+    passes::run_all(&mut module);
+    let spirv = spirv::emit(&module, input)?;
+    let key = translate::cache_key(input, &module);
+    Ok(Output {
+        spirv,
+        buffers: module.buffers.clone(),
+        push_bytes: module.push_bytes,
+        key,
+    })
+}

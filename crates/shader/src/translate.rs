@@ -1,0 +1,1475 @@
+//! RDNA → IR: each instruction becomes register gets, operations and register sets.
+//!
+//! Resource tracking runs first: a forward data-flow pass over the blocks finds which
+//! SGPRs hold values known at recompile time at each instruction (argument constants,
+//! `s_mov*`, and `s_load_dword*` from known addresses, read through [`GuestMemory`]). A
+//! buffer instruction's V# must be known there; it becomes a [`BufferBinding`].
+
+use rdna::{Encoding, Form, Operand, WaveSize};
+use sha1::{Digest, Sha1};
+
+use crate::cfg::{BranchCond, Exit, Inst, Program};
+use crate::ir::{self, BinOp, Block, Builtin, CmpOp, Op, Reg, TriOp, UnOp, Val, EXEC_LO, VCC_LO};
+use crate::structurize::Node;
+use crate::{BufferBinding, Error, GuestMemory, Result, SgprValue, ShaderInput, VgprValue};
+
+/// What resource tracking knows about one scalar register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum K {
+    /// No path has reached it yet.
+    Top,
+    /// Known value.
+    Const(u32),
+    /// Not known at recompile time.
+    Var,
+}
+
+fn meet(a: K, b: K) -> K {
+    match (a, b) {
+        (K::Top, x) | (x, K::Top) => x,
+        (K::Const(x), K::Const(y)) if x == y => a,
+        _ => K::Var,
+    }
+}
+
+type State = [K; 128];
+
+fn special_reg(name: &str) -> Option<(u16, u8)> {
+    Some(match name {
+        "vcc_lo" => (VCC_LO, 1),
+        "vcc_hi" => (VCC_LO + 1, 1),
+        "vcc" => (VCC_LO, 2),
+        "m0" => (ir::M0, 1),
+        "exec_lo" => (EXEC_LO, 1),
+        "exec_hi" => (EXEC_LO + 1, 1),
+        "exec" => (EXEC_LO, 2),
+        _ => return None,
+    })
+}
+
+/// The scalar registers an operand names, if it names scalar registers.
+fn scalar_regs(o: &Operand) -> Option<(u16, u8)> {
+    match *o {
+        Operand::Sgpr { first, count } => Some((first as u16, count)),
+        Operand::Special(n) => special_reg(n),
+        _ => None,
+    }
+}
+
+fn inline_f32(e: u8) -> u32 {
+    let f: f32 = match e {
+        240 => 0.5,
+        241 => -0.5,
+        242 => 1.0,
+        243 => -1.0,
+        244 => 2.0,
+        245 => -2.0,
+        246 => 4.0,
+        247 => -4.0,
+        _ => return 0x3e22_f983, // 1/(2π)
+    };
+    f.to_bits()
+}
+
+/// Which scalar registers an instruction writes (for resource tracking).
+fn scalar_writes(i: &Inst) -> Vec<u16> {
+    let mut out = Vec::new();
+    for (k, (name, o)) in i.inst.operands.iter().enumerate() {
+        let is_dst = matches!(*name, "sdst" | "sdata") || (k == 0 && *name == "vdst");
+        if is_dst {
+            if let Some((r, n)) = scalar_regs(o) {
+                out.extend(r..r + n as u16);
+            }
+        }
+    }
+    let n = &i.name;
+    if i.inst.encoding == Encoding::Vopc
+        || (i.inst.encoding == Encoding::Vop2 && n.contains("_co_ci_"))
+    {
+        let cmpx = n.starts_with("v_cmpx");
+        let base = if cmpx { EXEC_LO } else { VCC_LO };
+        out.extend([base, base + 1]);
+    }
+    if n.ends_with("saveexec_b32") || n.ends_with("saveexec_b64") || n.starts_with("v_cmpx") {
+        out.extend([EXEC_LO, EXEC_LO + 1]);
+    }
+    out
+}
+
+fn operand<'a>(i: &'a Inst, field: &str) -> Option<&'a Operand> {
+    i.inst
+        .operands
+        .iter()
+        .find(|(n, _)| *n == field)
+        .map(|(_, o)| o)
+}
+
+fn unsupported(i: &Inst, why: impl Into<String>) -> Error {
+    Error::Unsupported {
+        pc: i.pc,
+        text: i.inst.text.clone(),
+        why: why.into(),
+    }
+}
+
+struct Tracker<'a> {
+    mem: &'a dyn GuestMemory,
+}
+
+impl Tracker<'_> {
+    fn value(&self, st: &State, o: &Operand) -> K {
+        match *o {
+            Operand::InlineInt(v) => K::Const(v as i32 as u32),
+            Operand::Literal(v) => K::Const(v),
+            Operand::InlineFloat(e) => K::Const(inline_f32(e)),
+            _ => match scalar_regs(o) {
+                Some((r, 1)) => st[r as usize],
+                _ => K::Var,
+            },
+        }
+    }
+
+    /// The address an SMEM load reads, when known.
+    fn smem_addr(&self, st: &State, i: &Inst) -> Option<u64> {
+        let (b, _) = scalar_regs(operand(i, "sbase")?)?;
+        let (K::Const(lo), K::Const(hi)) = (st[b as usize], st[b as usize + 1]) else {
+            return None;
+        };
+        let off = match operand(i, "offset").or_else(|| operand(i, "soffset"))? {
+            Operand::Imm(v) => *v as u64,
+            o => match self.value(st, o) {
+                K::Const(v) => v as u64,
+                _ => return None,
+            },
+        };
+        Some(((hi as u64) << 32 | lo as u64).wrapping_add(off))
+    }
+
+    fn smem_dwords(i: &Inst) -> Option<usize> {
+        Some(match i.name.as_str() {
+            "s_load_dword" | "s_buffer_load_dword" => 1,
+            "s_load_dwordx2" | "s_buffer_load_dwordx2" => 2,
+            "s_load_dwordx4" | "s_buffer_load_dwordx4" => 4,
+            "s_load_dwordx8" | "s_buffer_load_dwordx8" => 8,
+            "s_load_dwordx16" | "s_buffer_load_dwordx16" => 16,
+            _ => return None,
+        })
+    }
+
+    fn load(&self, addr: u64, n: usize) -> Option<Vec<u32>> {
+        let b = self.mem.read(addr, n * 4)?;
+        (b.len() == n * 4).then(|| {
+            b.chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        })
+    }
+
+    fn step(&self, st: &mut State, i: &Inst) {
+        let dst = operand(i, "sdst").and_then(scalar_regs);
+        match i.name.as_str() {
+            "s_mov_b32" => {
+                if let (Some((d, 1)), Some(s)) = (dst, operand(i, "ssrc0")) {
+                    st[d as usize] = self.value(st, s);
+                    return;
+                }
+            }
+            "s_mov_b64" => {
+                if let (Some((d, 2)), Some(s)) = (dst, operand(i, "ssrc0")) {
+                    let v = match scalar_regs(s) {
+                        Some((r, 2)) => [st[r as usize], st[r as usize + 1]],
+                        _ => match self.value(st, s) {
+                            K::Const(v) => [K::Const(v), K::Const(((v as i32) >> 31) as u32)],
+                            k => [k, k],
+                        },
+                    };
+                    st[d as usize] = v[0];
+                    st[d as usize + 1] = v[1];
+                    return;
+                }
+            }
+            "s_movk_i32" => {
+                if let (Some((d, 1)), Some(Operand::Imm(v))) = (dst, operand(i, "simm16")) {
+                    st[d as usize] = K::Const(*v as i16 as i32 as u32);
+                    return;
+                }
+            }
+            _ => {}
+        }
+        if let Some(n) = Self::smem_dwords(i) {
+            if let Some((d, _)) = operand(i, "sdata").and_then(scalar_regs) {
+                let vals = self.smem_addr(st, i).and_then(|a| self.load(a, n));
+                for k in 0..n {
+                    st[d as usize + k] = vals.as_ref().map_or(K::Var, |v| K::Const(v[k]));
+                }
+                return;
+            }
+        }
+        for r in scalar_writes(i) {
+            if (r as usize) < st.len() {
+                st[r as usize] = K::Var;
+            }
+        }
+    }
+}
+
+fn entry_state(input: &ShaderInput<'_>) -> State {
+    let mut st = [K::Var; 128];
+    for &(r, v) in &input.sgprs {
+        if let SgprValue::Const(c) = v {
+            st[r as usize] = K::Const(c);
+        }
+    }
+    st
+}
+
+/// Forward data flow: the known scalar registers at each block's entry.
+fn track(input: &ShaderInput<'_>, p: &Program, t: &Tracker<'_>) -> Vec<State> {
+    let n = p.blocks.len();
+    let mut entry = vec![[K::Top; 128]; n];
+    if n == 0 {
+        return entry;
+    }
+    entry[0] = entry_state(input);
+    let mut work: Vec<usize> = vec![0];
+    let mut rounds = 0;
+    while let Some(b) = work.pop() {
+        rounds += 1;
+        if rounds > 100_000 {
+            break;
+        }
+        let mut st = entry[b];
+        for i in &p.insts[p.blocks[b].body.clone()] {
+            t.step(&mut st, i);
+        }
+        let mut succ = Vec::new();
+        match p.blocks[b].exit {
+            Exit::Fall => succ.push(b + 1),
+            Exit::Jump(pc) => succ.extend(p.block_at(pc)),
+            Exit::Cond { target, .. } => {
+                succ.extend(p.block_at(target));
+                succ.push(b + 1);
+            }
+            Exit::End => {}
+        }
+        for s in succ {
+            if s >= n {
+                continue;
+            }
+            let mut changed = false;
+            for r in 0..128 {
+                let m = meet(entry[s][r], st[r]);
+                if m != entry[s][r] {
+                    entry[s][r] = m;
+                    changed = true;
+                }
+            }
+            // A block reached for the first time still needs a visit.
+            if changed || (s != 0 && entry[s].iter().all(|k| *k == K::Top)) {
+                work.push(s);
+            }
+        }
+    }
+    entry
+}
+
+/// Translates a structured program into the IR.
+pub fn translate(
+    input: &ShaderInput<'_>,
+    p: &Program,
+    tree: &[Node],
+    mem: &dyn GuestMemory,
+) -> Result<ir::Module> {
+    let tracker = Tracker { mem };
+    let entry = track(input, p, &tracker);
+    let mut tr = Tr {
+        input,
+        p,
+        tracker,
+        entry,
+        buffers: Vec::new(),
+        push_bytes: 0,
+        wave64: input.wave == WaveSize::Wave64,
+    };
+    let mut body = vec![ir::Node::Code(tr.prologue())];
+    body.extend(tr.nodes(tree)?);
+    Ok(ir::Module {
+        body,
+        buffers: tr.buffers,
+        push_bytes: tr.push_bytes,
+        workgroup: input.workgroup,
+    })
+}
+
+/// The cache key: the code, the register state and every descriptor specialized on.
+pub fn cache_key(input: &ShaderInput<'_>, m: &ir::Module) -> [u8; 20] {
+    let mut h = Sha1::new();
+    h.update(input.code);
+    h.update(format!(
+        "{:?}{:?}{:?}{:?}{}{}{:?}",
+        input.target,
+        input.wave,
+        input.workgroup,
+        input.sgprs,
+        input.lds_bytes,
+        input.host_subgroup,
+        input.float_mode
+    ));
+    for b in &m.buffers {
+        for w in b.descriptor {
+            h.update(w.to_le_bytes());
+        }
+    }
+    h.finalize().into()
+}
+
+struct Tr<'a> {
+    input: &'a ShaderInput<'a>,
+    p: &'a Program,
+    tracker: Tracker<'a>,
+    entry: Vec<State>,
+    buffers: Vec<BufferBinding>,
+    push_bytes: u32,
+    wave64: bool,
+}
+
+/// VOP3 input modifiers of one source.
+#[derive(Clone, Copy, Default)]
+struct Mods {
+    neg: bool,
+    abs: bool,
+}
+
+impl Tr<'_> {
+    fn prologue(&mut self) -> Block {
+        let mut b = Block::default();
+        for &(r, v) in &self.input.sgprs.clone() {
+            let val = match v {
+                SgprValue::Const(c) => b.push(Op::Const(c)),
+                SgprValue::PushConstant(n) => {
+                    self.push_bytes = self.push_bytes.max(4 * (n + 1));
+                    b.push(Op::Push(n))
+                }
+                SgprValue::WorkgroupId(a) => b.push(Op::Builtin(Builtin::WorkgroupId(a))),
+                SgprValue::NumWorkgroups(a) => b.push(Op::Builtin(Builtin::NumWorkgroups(a))),
+                // One wave per workgroup on the fast path: wave 0 of 1.
+                SgprValue::TgSize => b.push(Op::Const(1)),
+            };
+            b.push(Op::Set(Reg::S(r as u16), val));
+        }
+        for &(r, v) in &self.input.vgprs {
+            let VgprValue::LocalId(a) = v;
+            let val = b.push(Op::Builtin(Builtin::LocalId(a)));
+            b.push(Op::Set(Reg::V(r), val));
+        }
+        let t = b.push(Op::ConstBool(true));
+        let lo = b.push(Op::Ballot(t, 0));
+        b.push(Op::Set(Reg::S(EXEC_LO), lo));
+        let hi = if self.wave64 {
+            b.push(Op::Ballot(t, 1))
+        } else {
+            b.push(Op::Const(0))
+        };
+        b.push(Op::Set(Reg::S(EXEC_LO + 1), hi));
+        let z = b.push(Op::Const(0));
+        for r in [Reg::S(VCC_LO), Reg::S(VCC_LO + 1), Reg::Scc, Reg::S(ir::M0)] {
+            b.push(Op::Set(r, z));
+        }
+        b
+    }
+
+    fn nodes(&mut self, tree: &[Node]) -> Result<Vec<ir::Node>> {
+        let mut out = Vec::new();
+        for n in tree {
+            out.push(match n {
+                Node::Block(k) => ir::Node::Code(self.block(*k)?),
+                Node::If {
+                    cond,
+                    want,
+                    then,
+                    els,
+                    ..
+                } => {
+                    let mut cb = Block::default();
+                    let c = self.branch_cond(&mut cb, *cond);
+                    if !*want {
+                        cb.push(Op::LogicNot(c));
+                    }
+                    ir::Node::If {
+                        cond_block: cb,
+                        then: self.nodes(then)?,
+                        els: self.nodes(els)?,
+                    }
+                }
+                Node::Loop { body, .. } => ir::Node::Loop(self.nodes(body)?),
+                Node::Break => ir::Node::Break,
+                Node::Continue => ir::Node::Continue,
+                Node::End => ir::Node::End,
+            });
+        }
+        Ok(out)
+    }
+
+    fn branch_cond(&self, b: &mut Block, c: BranchCond) -> Val {
+        let zero = b.push(Op::Const(0));
+        let (v, want) = match c {
+            BranchCond::Scc(w) => (b.push(Op::Get(Reg::Scc)), !w),
+            BranchCond::VccZero(w) => (self.get64_or(b, VCC_LO), w),
+            BranchCond::ExecZero(w) => (self.get64_or(b, EXEC_LO), w),
+        };
+        // `want` true: taken when the value is zero.
+        b.push(Op::Cmp(if want { CmpOp::Eq } else { CmpOp::Ne }, v, zero))
+    }
+
+    /// The OR of a lane mask's halves (for zero tests).
+    fn get64_or(&self, b: &mut Block, r: u16) -> Val {
+        let lo = b.push(Op::Get(Reg::S(r)));
+        if !self.wave64 {
+            return lo;
+        }
+        let hi = b.push(Op::Get(Reg::S(r + 1)));
+        b.push(Op::Bin(BinOp::Or, lo, hi))
+    }
+
+    fn block(&mut self, k: usize) -> Result<Block> {
+        let mut st = self.entry[k];
+        let mut b = Block::default();
+        let range = self.p.blocks[k].body.clone();
+        for idx in range {
+            let i = &self.p.insts[idx];
+            self.inst(&mut b, &st, i)?;
+            self.tracker.step(&mut st, i);
+        }
+        Ok(b)
+    }
+
+    // ---- operand helpers ----
+
+    fn src(&self, b: &mut Block, i: &Inst, o: &Operand) -> Result<Val> {
+        Ok(match *o {
+            Operand::Vgpr { first, .. } => b.push(Op::Get(Reg::V(first))),
+            Operand::InlineInt(v) => b.push(Op::Const(v as i32 as u32)),
+            Operand::InlineFloat(e) => b.push(Op::Const(inline_f32(e))),
+            Operand::Literal(v) => b.push(Op::Const(v)),
+            Operand::Special("null") => b.push(Op::Const(0)),
+            Operand::Special("scc") => b.push(Op::Get(Reg::Scc)),
+            _ => match scalar_regs(o) {
+                Some((r, _)) => b.push(Op::Get(Reg::S(r))),
+                None => return Err(unsupported(i, format!("operand {o:?}"))),
+            },
+        })
+    }
+
+    /// A 64-bit scalar source as (lo, hi).
+    fn src64(&self, b: &mut Block, i: &Inst, o: &Operand) -> Result<(Val, Val)> {
+        Ok(match *o {
+            Operand::InlineInt(v) => {
+                let v = v as i64 as u64;
+                (
+                    b.push(Op::Const(v as u32)),
+                    b.push(Op::Const((v >> 32) as u32)),
+                )
+            }
+            Operand::Literal(v) => (b.push(Op::Const(v)), b.push(Op::Const(0))),
+            _ => match scalar_regs(o) {
+                Some((r, 2)) => (
+                    b.push(Op::Get(Reg::S(r))),
+                    b.push(Op::Get(Reg::S(r + 1))),
+                ),
+                _ => return Err(unsupported(i, format!("64-bit operand {o:?}"))),
+            },
+        })
+    }
+
+    /// The source operands, in order, after the destinations.
+    fn srcs<'b>(&self, i: &'b Inst) -> Vec<&'b Operand> {
+        i.inst
+            .operands
+            .iter()
+            .filter(|(n, _)| !matches!(*n, "vdst" | "sdst"))
+            .map(|(_, o)| o)
+            .collect()
+    }
+
+    fn vop3_mods(&self, i: &Inst) -> ([Mods; 3], bool, u32) {
+        let mut m = [Mods::default(); 3];
+        if i.inst.encoding != Encoding::Vop3 || i.inst.words.len() < 2 {
+            return (m, false, 0);
+        }
+        let w0 = i.inst.words[0];
+        let w1 = i.inst.words[1];
+        let vop3b = i.inst.operands.iter().any(|(n, _)| *n == "sdst");
+        for (k, mk) in m.iter_mut().enumerate() {
+            mk.abs = !vop3b && (w0 >> (8 + k)) & 1 != 0;
+            mk.neg = (w1 >> (29 + k)) & 1 != 0;
+        }
+        let clamp = (w0 >> 15) & 1 != 0;
+        let omod = (w1 >> 27) & 3;
+        (m, clamp, omod)
+    }
+
+    /// The lane's EXEC bit.
+    fn active(&self, b: &mut Block) -> Val {
+        let lane = b.push(Op::Builtin(Builtin::Lane));
+        let lo = b.push(Op::Get(Reg::S(EXEC_LO)));
+        self.lane_bit(b, lo, lane, EXEC_LO)
+    }
+
+    /// The lane's bit of the mask in scalar registers `r`, `r + 1`.
+    fn lane_bit(&self, b: &mut Block, lo: Val, lane: Val, r: u16) -> Val {
+        let one = b.push(Op::Const(1));
+        let word = if self.wave64 {
+            let hi = b.push(Op::Get(Reg::S(r + 1)));
+            let c32 = b.push(Op::Const(32));
+            let is_hi = b.push(Op::Cmp(CmpOp::GeU, lane, c32));
+            let w = b.push(Op::Select(is_hi, hi, lo));
+            let sub = b.push(Op::Bin(BinOp::Sub, lane, c32));
+            let sh = b.push(Op::Select(is_hi, sub, lane));
+            b.push(Op::Bin(BinOp::ShrU, w, sh))
+        } else {
+            b.push(Op::Bin(BinOp::ShrU, lo, lane))
+        };
+        let bit = b.push(Op::Bin(BinOp::And, word, one));
+        let zero = b.push(Op::Const(0));
+        b.push(Op::Cmp(CmpOp::Ne, bit, zero))
+    }
+
+    fn mask_bit(&self, b: &mut Block, i: &Inst, o: &Operand) -> Result<Val> {
+        let Some((r, _)) = scalar_regs(o) else {
+            return Err(unsupported(i, format!("lane-mask operand {o:?}")));
+        };
+        let lo = b.push(Op::Get(Reg::S(r)));
+        let lane = b.push(Op::Builtin(Builtin::Lane));
+        Ok(self.lane_bit(b, lo, lane, r))
+    }
+
+    /// Writes a VGPR in active lanes only.
+    fn vset(&self, b: &mut Block, active: Val, d: u16, v: Val) {
+        let old = b.push(Op::Get(Reg::V(d)));
+        let s = b.push(Op::Select(active, v, old));
+        b.push(Op::Set(Reg::V(d), s));
+    }
+
+    /// Writes a lane mask: the ballot of `cond` in active lanes.
+    fn mask_set(&self, b: &mut Block, active: Val, r: u16, cond: Val) {
+        let c = b.push(Op::Bin(BinOp::LogicAnd, cond, active));
+        let lo = b.push(Op::Ballot(c, 0));
+        b.push(Op::Set(Reg::S(r), lo));
+        if self.wave64 {
+            let hi = b.push(Op::Ballot(c, 1));
+            b.push(Op::Set(Reg::S(r + 1), hi));
+        }
+    }
+
+    fn vdst(&self, i: &Inst) -> Result<u16> {
+        match operand(i, "vdst") {
+            Some(Operand::Vgpr { first, .. }) => Ok(*first),
+            _ => Err(unsupported(i, "no VGPR destination")),
+        }
+    }
+
+    fn sdst_reg(&self, i: &Inst, field: &str) -> Result<u16> {
+        operand(i, field)
+            .and_then(scalar_regs)
+            .map(|(r, _)| r)
+            .ok_or_else(|| unsupported(i, "no scalar destination"))
+    }
+
+    // ---- instructions ----
+
+    fn inst(&mut self, b: &mut Block, st: &State, i: &Inst) -> Result<()> {
+        let name = i.name.as_str();
+        match name {
+            "s_waitcnt" | "s_waitcnt_vscnt" | "s_waitcnt_vmcnt" | "s_waitcnt_lgkmcnt"
+            | "s_waitcnt_expcnt" | "s_clause" | "s_nop" | "s_inst_prefetch" | "s_code_end" => {
+                // The SPIR-V memory model orders these accesses already: a waitcnt only
+                // waits for results that SPIR-V loads return synchronously.
+                return Ok(());
+            }
+            _ => {}
+        }
+        match i.inst.encoding {
+            Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc => {
+                self.salu(b, i)
+            }
+            Encoding::Smem => self.smem(b, st, i),
+            Encoding::Vop1 | Encoding::Vop2 | Encoding::Vop3 | Encoding::Vopc => {
+                if i.inst.form != Form::Basic {
+                    return Err(unsupported(i, "DPP/SDWA forms are not translated yet"));
+                }
+                self.valu(b, i)
+            }
+            Encoding::Mubuf => self.mubuf(b, st, i),
+            _ => Err(unsupported(i, "encoding not translated yet")),
+        }
+    }
+
+    fn smem(&mut self, b: &mut Block, st: &State, i: &Inst) -> Result<()> {
+        let Some(n) = Tracker::smem_dwords(i) else {
+            return Err(unsupported(i, "scalar memory operation not translated yet"));
+        };
+        let Some((d, _)) = operand(i, "sdata").and_then(scalar_regs) else {
+            return Err(unsupported(i, "no destination"));
+        };
+        let Some(addr) = self.tracker.smem_addr(st, i) else {
+            return Err(unsupported(
+                i,
+                "scalar load from an address not known at recompile time",
+            ));
+        };
+        let Some(vals) = self.tracker.load(addr, n) else {
+            return Err(Error::State {
+                pc: i.pc,
+                why: format!("guest memory at {addr:#x} ({} bytes) is not readable", n * 4),
+            });
+        };
+        for (k, v) in vals.into_iter().enumerate() {
+            let c = b.push(Op::Const(v));
+            b.push(Op::Set(Reg::S(d + k as u16), c));
+        }
+        Ok(())
+    }
+
+    fn salu(&mut self, b: &mut Block, i: &Inst) -> Result<()> {
+        let name = i.name.as_str();
+        let srcs = self.srcs(i);
+        let scc_set = |b: &mut Block, c: Val| {
+            let one = b.push(Op::Const(1));
+            let zero = b.push(Op::Const(0));
+            let v = b.push(Op::Select(c, one, zero));
+            b.push(Op::Set(Reg::Scc, v));
+        };
+        let nonzero = |b: &mut Block, v: Val| {
+            let z = b.push(Op::Const(0));
+            b.push(Op::Cmp(CmpOp::Ne, v, z))
+        };
+        // 64-bit bitwise operations and saveexec work on register pairs.
+        if let Some(op) = name.strip_suffix("_saveexec_b64").or(name.strip_suffix("_saveexec_b32")) {
+            let wide = name.ends_with("b64");
+            let d = self.sdst_reg(i, "sdst")?;
+            let halves = if wide { 2 } else { 1 };
+            let (s_lo, s_hi) = if wide {
+                self.src64(b, i, srcs[0])?
+            } else {
+                let v = self.src(b, i, srcs[0])?;
+                (v, b.push(Op::Const(0)))
+            };
+            let mut any = None;
+            for h in 0..halves {
+                let e = b.push(Op::Get(Reg::S(EXEC_LO + h)));
+                b.push(Op::Set(Reg::S(d + h), e));
+                let s = if h == 0 { s_lo } else { s_hi };
+                let ne = b.push(Op::Un(UnOp::Not, e));
+                let ns = b.push(Op::Un(UnOp::Not, s));
+                let r = match op {
+                    "s_and" => b.push(Op::Bin(BinOp::And, s, e)),
+                    "s_or" => b.push(Op::Bin(BinOp::Or, s, e)),
+                    "s_xor" => b.push(Op::Bin(BinOp::Xor, s, e)),
+                    "s_andn2" => b.push(Op::Bin(BinOp::And, s, ne)),
+                    "s_orn2" => b.push(Op::Bin(BinOp::Or, s, ne)),
+                    "s_andn1" => b.push(Op::Bin(BinOp::And, ns, e)),
+                    "s_orn1" => b.push(Op::Bin(BinOp::Or, ns, e)),
+                    _ => return Err(unsupported(i, "saveexec variant")),
+                };
+                b.push(Op::Set(Reg::S(EXEC_LO + h), r));
+                any = Some(match any {
+                    None => r,
+                    Some(a) => b.push(Op::Bin(BinOp::Or, a, r)),
+                });
+            }
+            if !wide {
+                // wave32 code leaves exec_hi alone.
+            }
+            let a = any.expect("at least one half");
+            let c = nonzero(b, a);
+            scc_set(b, c);
+            return Ok(());
+        }
+        if let Some(op) = name.strip_suffix("_b64") {
+            let bit = match op {
+                "s_and" => Some(BinOp::And),
+                "s_or" => Some(BinOp::Or),
+                "s_xor" => Some(BinOp::Xor),
+                "s_andn2" | "s_orn2" | "s_nand" | "s_nor" | "s_xnor" => Some(BinOp::And),
+                _ => None,
+            };
+            if let Some(bop) = bit {
+                let d = self.sdst_reg(i, "sdst")?;
+                let (a0, a1) = self.src64(b, i, srcs[0])?;
+                let (b0, b1) = self.src64(b, i, srcs[1])?;
+                let mut res = [a0, a0];
+                for (h, (x, y)) in [(a0, b0), (a1, b1)].into_iter().enumerate() {
+                    res[h] = self.bitop(b, op, bop, x, y);
+                }
+                b.push(Op::Set(Reg::S(d), res[0]));
+                b.push(Op::Set(Reg::S(d + 1), res[1]));
+                let o = b.push(Op::Bin(BinOp::Or, res[0], res[1]));
+                let c = nonzero(b, o);
+                scc_set(b, c);
+                return Ok(());
+            }
+            if op == "s_mov" || op == "s_cselect" {
+                let d = self.sdst_reg(i, "sdst")?;
+                let (a0, a1) = self.src64(b, i, srcs[0])?;
+                let (r0, r1) = if op == "s_cselect" {
+                    let (b0, b1) = self.src64(b, i, srcs[1])?;
+                    let scc = b.push(Op::Get(Reg::Scc));
+                    let c = nonzero(b, scc);
+                    (
+                        b.push(Op::Select(c, a0, b0)),
+                        b.push(Op::Select(c, a1, b1)),
+                    )
+                } else {
+                    (a0, a1)
+                };
+                b.push(Op::Set(Reg::S(d), r0));
+                b.push(Op::Set(Reg::S(d + 1), r1));
+                return Ok(());
+            }
+            if op == "s_cmp_eq_u64" || op == "s_cmp_lg_u64" {
+                unreachable!()
+            }
+        }
+        if name == "s_cmp_eq_u64" || name == "s_cmp_lg_u64" {
+            let (a0, a1) = self.src64(b, i, srcs[0])?;
+            let (b0, b1) = self.src64(b, i, srcs[1])?;
+            let x0 = b.push(Op::Bin(BinOp::Xor, a0, b0));
+            let x1 = b.push(Op::Bin(BinOp::Xor, a1, b1));
+            let x = b.push(Op::Bin(BinOp::Or, x0, x1));
+            let z = b.push(Op::Const(0));
+            let c = b.push(Op::Cmp(
+                if name.contains("eq") { CmpOp::Eq } else { CmpOp::Ne },
+                x,
+                z,
+            ));
+            scc_set(b, c);
+            return Ok(());
+        }
+        // 32-bit forms.
+        if name == "s_movk_i32" || name.starts_with("s_cmpk_") || name == "s_addk_i32" || name == "s_mulk_i32" {
+            let imm = match operand(i, "simm16") {
+                Some(Operand::Imm(v)) => *v,
+                _ => return Err(unsupported(i, "no simm16")),
+            };
+            let d = self.sdst_reg(i, "sdst")?;
+            let signed = name.ends_with("_i32");
+            let k = if signed { imm as i16 as i32 as u32 } else { imm as u16 as u32 };
+            let kv = b.push(Op::Const(k));
+            if name == "s_movk_i32" {
+                b.push(Op::Set(Reg::S(d), kv));
+                return Ok(());
+            }
+            let cur = b.push(Op::Get(Reg::S(d)));
+            if name == "s_addk_i32" {
+                let r = b.push(Op::Bin(BinOp::Add, cur, kv));
+                b.push(Op::Set(Reg::S(d), r));
+                let c = self.signed_overflow(b, cur, kv, r, false);
+                scc_set(b, c);
+                return Ok(());
+            }
+            if name == "s_mulk_i32" {
+                let r = b.push(Op::Bin(BinOp::Mul, cur, kv));
+                b.push(Op::Set(Reg::S(d), r));
+                return Ok(());
+            }
+            let cmp = cmp_of(name.trim_start_matches("s_cmpk_"))
+                .ok_or_else(|| unsupported(i, "compare"))?;
+            let c = b.push(Op::Cmp(cmp, cur, kv));
+            scc_set(b, c);
+            return Ok(());
+        }
+        if let Some(rest) = name.strip_prefix("s_cmp_") {
+            let cmp = cmp_of(rest).ok_or_else(|| unsupported(i, "compare"))?;
+            let x = self.src(b, i, srcs[0])?;
+            let y = self.src(b, i, srcs[1])?;
+            let c = b.push(Op::Cmp(cmp, x, y));
+            scc_set(b, c);
+            return Ok(());
+        }
+        if name == "s_bitcmp0_b32" || name == "s_bitcmp1_b32" {
+            let x = self.src(b, i, srcs[0])?;
+            let y = self.src(b, i, srcs[1])?;
+            let m = b.push(Op::Const(31));
+            let sh = b.push(Op::Bin(BinOp::And, y, m));
+            let v = b.push(Op::Bin(BinOp::ShrU, x, sh));
+            let one = b.push(Op::Const(1));
+            let bit = b.push(Op::Bin(BinOp::And, v, one));
+            let want = b.push(Op::Const(if name.contains("cmp1") { 1 } else { 0 }));
+            let c = b.push(Op::Cmp(CmpOp::Eq, bit, want));
+            scc_set(b, c);
+            return Ok(());
+        }
+        let d = self.sdst_reg(i, "sdst")?;
+        let x = self.src(b, i, srcs[0])?;
+        let y = match srcs.get(1) {
+            Some(o) => Some(self.src(b, i, o)?),
+            None => None,
+        };
+        let two = |y: Option<Val>| y.ok_or_else(|| unsupported(i, "missing operand"));
+        let mask5 = |b: &mut Block, v: Val| {
+            let m = b.push(Op::Const(31));
+            b.push(Op::Bin(BinOp::And, v, m))
+        };
+        let (r, scc): (Val, Option<Val>) = match name {
+            "s_mov_b32" => (x, None),
+            "s_not_b32" => {
+                let r = b.push(Op::Un(UnOp::Not, x));
+                (r, Some(nonzero(b, r)))
+            }
+            "s_brev_b32" => (b.push(Op::Un(UnOp::BitReverse, x)), None),
+            "s_bcnt1_i32_b32" => {
+                let r = b.push(Op::Un(UnOp::BitCount, x));
+                (r, Some(nonzero(b, r)))
+            }
+            "s_ff1_i32_b32" => (b.push(Op::Un(UnOp::FindLsb, x)), None),
+            "s_abs_i32" => {
+                let z = b.push(Op::Const(0));
+                let n = b.push(Op::Bin(BinOp::Sub, z, x));
+                let neg = b.push(Op::Cmp(CmpOp::LtI, x, z));
+                let r = b.push(Op::Select(neg, n, x));
+                (r, Some(nonzero(b, r)))
+            }
+            "s_sext_i32_i8" | "s_sext_i32_i16" => {
+                let w = if name.ends_with("i8") { 8 } else { 16 };
+                let z = b.push(Op::Const(0));
+                let wv = b.push(Op::Const(w));
+                (b.push(Op::Tri(TriOp::BfeI, x, z, wv)), None)
+            }
+            "s_add_u32" | "s_add_i32" | "s_sub_u32" | "s_sub_i32" => {
+                let y = two(y)?;
+                let sub = name.starts_with("s_sub");
+                let r = b.push(Op::Bin(if sub { BinOp::Sub } else { BinOp::Add }, x, y));
+                let c = if name.ends_with("_u32") {
+                    if sub {
+                        b.push(Op::Cmp(CmpOp::GtU, y, x))
+                    } else {
+                        b.push(Op::Cmp(CmpOp::LtU, r, x))
+                    }
+                } else {
+                    self.signed_overflow(b, x, y, r, sub)
+                };
+                (r, Some(c))
+            }
+            "s_addc_u32" | "s_subb_u32" => {
+                let y = two(y)?;
+                let cin = b.push(Op::Get(Reg::Scc));
+                if name == "s_addc_u32" {
+                    let t = b.push(Op::Bin(BinOp::Add, x, y));
+                    let r = b.push(Op::Bin(BinOp::Add, t, cin));
+                    let c1 = b.push(Op::Cmp(CmpOp::LtU, t, x));
+                    let c2 = b.push(Op::Cmp(CmpOp::LtU, r, t));
+                    (r, Some(b.push(Op::Bin(BinOp::LogicOr, c1, c2))))
+                } else {
+                    let t = b.push(Op::Bin(BinOp::Sub, x, y));
+                    let r = b.push(Op::Bin(BinOp::Sub, t, cin));
+                    let c1 = b.push(Op::Cmp(CmpOp::GtU, y, x));
+                    let c2 = b.push(Op::Cmp(CmpOp::GtU, cin, t));
+                    (r, Some(b.push(Op::Bin(BinOp::LogicOr, c1, c2))))
+                }
+            }
+            "s_mul_i32" => (b.push(Op::Bin(BinOp::Mul, x, two(y)?)), None),
+            "s_mul_hi_u32" => (b.push(Op::Bin(BinOp::MulHiU, x, two(y)?)), None),
+            "s_mul_hi_i32" => (b.push(Op::Bin(BinOp::MulHiI, x, two(y)?)), None),
+            "s_and_b32" | "s_or_b32" | "s_xor_b32" | "s_andn2_b32" | "s_orn2_b32"
+            | "s_nand_b32" | "s_nor_b32" | "s_xnor_b32" => {
+                let op = name.trim_end_matches("_b32");
+                let r = self.bitop(b, op, BinOp::And, x, two(y)?);
+                (r, Some(nonzero(b, r)))
+            }
+            "s_lshl_b32" | "s_lshr_b32" | "s_ashr_i32" => {
+                let sh = mask5(b, two(y)?);
+                let op = match name {
+                    "s_lshl_b32" => BinOp::Shl,
+                    "s_lshr_b32" => BinOp::ShrU,
+                    _ => BinOp::ShrI,
+                };
+                let r = b.push(Op::Bin(op, x, sh));
+                (r, Some(nonzero(b, r)))
+            }
+            "s_lshl1_add_u32" | "s_lshl2_add_u32" | "s_lshl3_add_u32" | "s_lshl4_add_u32" => {
+                let n = (name.as_bytes()[6] - b'0') as u32;
+                let nv = b.push(Op::Const(n));
+                let t = b.push(Op::Bin(BinOp::Shl, x, nv));
+                let r = b.push(Op::Bin(BinOp::Add, t, two(y)?));
+                // Carry out of the 32-bit add, or bits shifted out.
+                let back = b.push(Op::Bin(BinOp::ShrU, t, nv));
+                let lost = b.push(Op::Cmp(CmpOp::Ne, back, x));
+                let c = b.push(Op::Cmp(CmpOp::LtU, r, t));
+                (r, Some(b.push(Op::Bin(BinOp::LogicOr, lost, c))))
+            }
+            "s_min_i32" | "s_min_u32" | "s_max_i32" | "s_max_u32" => {
+                let y = two(y)?;
+                let cmp = match name {
+                    "s_min_i32" => CmpOp::LtI,
+                    "s_min_u32" => CmpOp::LtU,
+                    "s_max_i32" => CmpOp::GtI,
+                    _ => CmpOp::GtU,
+                };
+                let c = b.push(Op::Cmp(cmp, x, y));
+                (b.push(Op::Select(c, x, y)), Some(c))
+            }
+            "s_cselect_b32" => {
+                let scc = b.push(Op::Get(Reg::Scc));
+                let c = nonzero(b, scc);
+                (b.push(Op::Select(c, x, two(y)?)), None)
+            }
+            "s_bfe_u32" | "s_bfe_i32" => {
+                let y = two(y)?;
+                let off = mask5(b, y);
+                let sixteen = b.push(Op::Const(16));
+                let w0 = b.push(Op::Bin(BinOp::ShrU, y, sixteen));
+                let m7f = b.push(Op::Const(0x7f));
+                let w = b.push(Op::Bin(BinOp::And, w0, m7f));
+                let op = if name.ends_with("u32") { TriOp::BfeU } else { TriOp::BfeI };
+                let r = b.push(Op::Tri(op, x, off, w));
+                (r, Some(nonzero(b, r)))
+            }
+            "s_bfm_b32" => {
+                let y = two(y)?;
+                let w = mask5(b, x);
+                let off = mask5(b, y);
+                let one = b.push(Op::Const(1));
+                let t = b.push(Op::Bin(BinOp::Shl, one, w));
+                let m = b.push(Op::Bin(BinOp::Sub, t, one));
+                (b.push(Op::Bin(BinOp::Shl, m, off)), None)
+            }
+            _ => return Err(unsupported(i, "scalar ALU operation not translated yet")),
+        };
+        b.push(Op::Set(Reg::S(d), r));
+        if let Some(c) = scc {
+            scc_set(b, c);
+        }
+        Ok(())
+    }
+
+    fn bitop(&self, b: &mut Block, op: &str, _hint: BinOp, x: Val, y: Val) -> Val {
+        let op = op.trim_start_matches("s_");
+        match op {
+            "and" => b.push(Op::Bin(BinOp::And, x, y)),
+            "or" => b.push(Op::Bin(BinOp::Or, x, y)),
+            "xor" => b.push(Op::Bin(BinOp::Xor, x, y)),
+            "andn2" => {
+                let n = b.push(Op::Un(UnOp::Not, y));
+                b.push(Op::Bin(BinOp::And, x, n))
+            }
+            "orn2" => {
+                let n = b.push(Op::Un(UnOp::Not, y));
+                b.push(Op::Bin(BinOp::Or, x, n))
+            }
+            "nand" => {
+                let a = b.push(Op::Bin(BinOp::And, x, y));
+                b.push(Op::Un(UnOp::Not, a))
+            }
+            "nor" => {
+                let a = b.push(Op::Bin(BinOp::Or, x, y));
+                b.push(Op::Un(UnOp::Not, a))
+            }
+            _ => {
+                let a = b.push(Op::Bin(BinOp::Xor, x, y));
+                b.push(Op::Un(UnOp::Not, a))
+            }
+        }
+    }
+
+    fn signed_overflow(&self, b: &mut Block, x: Val, y: Val, r: Val, sub: bool) -> Val {
+        // Overflow when the operands' signs make it possible and the result's sign differs.
+        let z = b.push(Op::Const(0));
+        let xs = b.push(Op::Cmp(CmpOp::LtI, x, z));
+        let ys = b.push(Op::Cmp(CmpOp::LtI, y, z));
+        let rs = b.push(Op::Cmp(CmpOp::LtI, r, z));
+        let same = b.push(Op::Cmp(CmpOp::Eq, xs, ys));
+        let same = if sub { b.push(Op::LogicNot(same)) } else { same };
+        let diff = b.push(Op::Cmp(CmpOp::Ne, xs, rs));
+        b.push(Op::Bin(BinOp::LogicAnd, same, diff))
+    }
+
+    fn valu(&mut self, b: &mut Block, i: &Inst) -> Result<()> {
+        let full = i.name.as_str();
+        let (mods, clamp, omod) = self.vop3_mods(i);
+        if omod != 0 {
+            return Err(unsupported(i, "output modifier"));
+        }
+        let srcs = self.srcs(i);
+        // Compares.
+        if let Some(rest) = full.strip_prefix("v_cmp_").or(full.strip_prefix("v_cmpx_")) {
+            let cmpx = full.starts_with("v_cmpx_");
+            let (cond, ty) = rest.rsplit_once('_').ok_or_else(|| unsupported(i, "compare"))?;
+            let float = ty.starts_with('f');
+            if !matches!(ty, "f32" | "i32" | "u32") {
+                return Err(unsupported(i, "compare type not translated yet"));
+            }
+            let x = self.fsrc(b, i, srcs[0], mods[0], float)?;
+            let y = self.fsrc(b, i, srcs[1], mods[1], float)?;
+            let active = self.active(b);
+            let c = match (cond, float) {
+                ("f", _) => b.push(Op::ConstBool(false)),
+                ("t" | "tru", _) => b.push(Op::ConstBool(true)),
+                (_, true) => {
+                    let op = fcmp_of(cond).ok_or_else(|| unsupported(i, "compare"))?;
+                    b.push(Op::Cmp(op, x, y))
+                }
+                (_, false) => {
+                    let signed = ty == "i32";
+                    let op = icmp_of(cond, signed).ok_or_else(|| unsupported(i, "compare"))?;
+                    b.push(Op::Cmp(op, x, y))
+                }
+            };
+            let d = if cmpx {
+                EXEC_LO
+            } else if i.inst.encoding == Encoding::Vopc {
+                VCC_LO
+            } else {
+                self.sdst_reg(i, "vdst").or_else(|_| self.sdst_reg(i, "sdst"))?
+            };
+            self.mask_set(b, active, d, c);
+            return Ok(());
+        }
+        let d = self.vdst(i)?;
+        let active = self.active(b);
+        let float_op = is_float_op(full);
+        let mut v = Vec::new();
+        for (k, o) in srcs.iter().enumerate() {
+            let m = mods.get(k).copied().unwrap_or_default();
+            let is_mask = (full.starts_with("v_cndmask") || full.contains("_co_ci_"))
+                && (k == 2 || (i.inst.encoding == Encoding::Vop2 && k == 2));
+            if is_mask {
+                break;
+            }
+            v.push(self.fsrc(b, i, o, m, float_op)?);
+        }
+        let arg = |k: usize| -> Result<Val> {
+            v.get(k).copied().ok_or_else(|| unsupported(i, "missing operand"))
+        };
+        let fbin = |b: &mut Block, op: BinOp| -> Result<Val> { Ok(b.push(Op::Bin(op, arg(0)?, arg(1)?))) };
+        let ibin = fbin;
+        let un = |b: &mut Block, op: UnOp| -> Result<Val> { Ok(b.push(Op::Un(op, arg(0)?))) };
+        let mask31 = |b: &mut Block, x: Val| {
+            let m = b.push(Op::Const(31));
+            b.push(Op::Bin(BinOp::And, x, m))
+        };
+        let lo24 = |b: &mut Block, x: Val, signed: bool| {
+            let z = b.push(Op::Const(0));
+            let w = b.push(Op::Const(24));
+            b.push(Op::Tri(if signed { TriOp::BfeI } else { TriOp::BfeU }, x, z, w))
+        };
+        let r = match full {
+            "v_mov_b32" => arg(0)?,
+            "v_not_b32" => un(b, UnOp::Not)?,
+            "v_bfrev_b32" => un(b, UnOp::BitReverse)?,
+            "v_ffbl_b32" => un(b, UnOp::FindLsb)?,
+            "v_ffbh_u32" => {
+                // Count of leading zeros; -1 for zero input.
+                let m = un(b, UnOp::FindMsbU)?;
+                let c31 = b.push(Op::Const(31));
+                let r = b.push(Op::Bin(BinOp::Sub, c31, m));
+                let z = b.push(Op::Const(0));
+                let is0 = b.push(Op::Cmp(CmpOp::Eq, arg(0)?, z));
+                let all = b.push(Op::Const(u32::MAX));
+                b.push(Op::Select(is0, all, r))
+            }
+            "v_cvt_f32_u32" => un(b, UnOp::F32FromU32)?,
+            "v_cvt_f32_i32" => un(b, UnOp::F32FromI32)?,
+            "v_cvt_u32_f32" => un(b, UnOp::U32FromF32)?,
+            "v_cvt_i32_f32" => un(b, UnOp::I32FromF32)?,
+            "v_rcp_f32" => un(b, UnOp::FRcp)?,
+            "v_sqrt_f32" => un(b, UnOp::FSqrt)?,
+            "v_rsq_f32" => un(b, UnOp::FRsq)?,
+            "v_exp_f32" => un(b, UnOp::FExp2)?,
+            "v_log_f32" => un(b, UnOp::FLog2)?,
+            "v_sin_f32" => un(b, UnOp::FSinRev)?,
+            "v_cos_f32" => un(b, UnOp::FCosRev)?,
+            "v_floor_f32" => un(b, UnOp::FFloor)?,
+            "v_ceil_f32" => un(b, UnOp::FCeil)?,
+            "v_trunc_f32" => un(b, UnOp::FTrunc)?,
+            "v_rndne_f32" => un(b, UnOp::FRoundEven)?,
+            "v_fract_f32" => un(b, UnOp::FFract)?,
+            "v_add_f32" => fbin(b, BinOp::FAdd)?,
+            "v_sub_f32" => fbin(b, BinOp::FSub)?,
+            "v_subrev_f32" => b.push(Op::Bin(BinOp::FSub, arg(1)?, arg(0)?)),
+            "v_mul_f32" => fbin(b, BinOp::FMul)?,
+            "v_min_f32" => fbin(b, BinOp::FMin)?,
+            "v_max_f32" => fbin(b, BinOp::FMax)?,
+            "v_fma_f32" => b.push(Op::Tri(TriOp::FFma, arg(0)?, arg(1)?, arg(2)?)),
+            "v_fmac_f32" => {
+                let acc = b.push(Op::Get(Reg::V(d)));
+                b.push(Op::Tri(TriOp::FFma, arg(0)?, arg(1)?, acc))
+            }
+            "v_fmamk_f32" => b.push(Op::Tri(TriOp::FFma, arg(0)?, arg(1)?, arg(2)?)),
+            "v_fmaak_f32" => b.push(Op::Tri(TriOp::FFma, arg(0)?, arg(1)?, arg(2)?)),
+            "v_add_nc_u32" | "v_add_u32" => ibin(b, BinOp::Add)?,
+            "v_sub_nc_u32" => ibin(b, BinOp::Sub)?,
+            "v_subrev_nc_u32" => b.push(Op::Bin(BinOp::Sub, arg(1)?, arg(0)?)),
+            "v_mul_lo_u32" => ibin(b, BinOp::Mul)?,
+            "v_mul_hi_u32" => ibin(b, BinOp::MulHiU)?,
+            "v_mul_hi_i32" => ibin(b, BinOp::MulHiI)?,
+            "v_mul_u32_u24" | "v_mul_i32_i24" => {
+                let s = full == "v_mul_i32_i24";
+                let x = lo24(b, arg(0)?, s);
+                let y = lo24(b, arg(1)?, s);
+                b.push(Op::Bin(BinOp::Mul, x, y))
+            }
+            "v_mad_u32_u24" | "v_mad_i32_i24" => {
+                let s = full == "v_mad_i32_i24";
+                let x = lo24(b, arg(0)?, s);
+                let y = lo24(b, arg(1)?, s);
+                let m = b.push(Op::Bin(BinOp::Mul, x, y));
+                b.push(Op::Bin(BinOp::Add, m, arg(2)?))
+            }
+            "v_mul_hi_u32_u24" => {
+                let x = lo24(b, arg(0)?, false);
+                let y = lo24(b, arg(1)?, false);
+                let h = b.push(Op::Bin(BinOp::MulHiU, x, y));
+                h
+            }
+            "v_and_b32" => ibin(b, BinOp::And)?,
+            "v_or_b32" => ibin(b, BinOp::Or)?,
+            "v_xor_b32" => ibin(b, BinOp::Xor)?,
+            "v_xnor_b32" => {
+                let x = ibin(b, BinOp::Xor)?;
+                b.push(Op::Un(UnOp::Not, x))
+            }
+            "v_lshlrev_b32" | "v_lshrrev_b32" | "v_ashrrev_i32" => {
+                let sh = mask31(b, arg(0)?);
+                let op = match full {
+                    "v_lshlrev_b32" => BinOp::Shl,
+                    "v_lshrrev_b32" => BinOp::ShrU,
+                    _ => BinOp::ShrI,
+                };
+                b.push(Op::Bin(op, arg(1)?, sh))
+            }
+            "v_min_i32" => ibin(b, BinOp::MinI)?,
+            "v_max_i32" => ibin(b, BinOp::MaxI)?,
+            "v_min_u32" => ibin(b, BinOp::MinU)?,
+            "v_max_u32" => ibin(b, BinOp::MaxU)?,
+            "v_lshl_add_u32" => {
+                let sh = mask31(b, arg(1)?);
+                let t = b.push(Op::Bin(BinOp::Shl, arg(0)?, sh));
+                b.push(Op::Bin(BinOp::Add, t, arg(2)?))
+            }
+            "v_add_lshl_u32" => {
+                let t = ibin(b, BinOp::Add)?;
+                let sh = mask31(b, arg(2)?);
+                b.push(Op::Bin(BinOp::Shl, t, sh))
+            }
+            "v_lshl_or_b32" => {
+                let sh = mask31(b, arg(1)?);
+                let t = b.push(Op::Bin(BinOp::Shl, arg(0)?, sh));
+                b.push(Op::Bin(BinOp::Or, t, arg(2)?))
+            }
+            "v_and_or_b32" => {
+                let t = ibin(b, BinOp::And)?;
+                b.push(Op::Bin(BinOp::Or, t, arg(2)?))
+            }
+            "v_or3_b32" => {
+                let t = ibin(b, BinOp::Or)?;
+                b.push(Op::Bin(BinOp::Or, t, arg(2)?))
+            }
+            "v_add3_u32" => {
+                let t = ibin(b, BinOp::Add)?;
+                b.push(Op::Bin(BinOp::Add, t, arg(2)?))
+            }
+            "v_xad_u32" => {
+                let t = ibin(b, BinOp::Xor)?;
+                b.push(Op::Bin(BinOp::Add, t, arg(2)?))
+            }
+            "v_bfe_u32" | "v_bfe_i32" => {
+                let off = mask31(b, arg(1)?);
+                let w = mask31(b, arg(2)?);
+                let op = if full == "v_bfe_u32" { TriOp::BfeU } else { TriOp::BfeI };
+                b.push(Op::Tri(op, arg(0)?, off, w))
+            }
+            "v_bfi_b32" => {
+                let t = ibin(b, BinOp::And)?;
+                let n = b.push(Op::Un(UnOp::Not, arg(0)?));
+                let u = b.push(Op::Bin(BinOp::And, n, arg(2)?));
+                b.push(Op::Bin(BinOp::Or, t, u))
+            }
+            "v_min3_u32" | "v_max3_u32" | "v_min3_i32" | "v_max3_i32" | "v_min3_f32"
+            | "v_max3_f32" => {
+                let op = match full {
+                    "v_min3_u32" => BinOp::MinU,
+                    "v_max3_u32" => BinOp::MaxU,
+                    "v_min3_i32" => BinOp::MinI,
+                    "v_max3_i32" => BinOp::MaxI,
+                    "v_min3_f32" => BinOp::FMin,
+                    _ => BinOp::FMax,
+                };
+                let t = b.push(Op::Bin(op, arg(0)?, arg(1)?));
+                b.push(Op::Bin(op, t, arg(2)?))
+            }
+            "v_med3_u32" | "v_med3_i32" => {
+                let (mn, mx) = if full.ends_with("u32") {
+                    (BinOp::MinU, BinOp::MaxU)
+                } else {
+                    (BinOp::MinI, BinOp::MaxI)
+                };
+                let lo = b.push(Op::Bin(mn, arg(0)?, arg(1)?));
+                let hi = b.push(Op::Bin(mx, arg(0)?, arg(1)?));
+                let t = b.push(Op::Bin(mn, hi, arg(2)?));
+                b.push(Op::Bin(mx, lo, t))
+            }
+            "v_mbcnt_lo_u32_b32" | "v_mbcnt_hi_u32_b32" => {
+                let lane = b.push(Op::Builtin(Builtin::Lane));
+                let c32 = b.push(Op::Const(32));
+                let one = b.push(Op::Const(1));
+                let all = b.push(Op::Const(u32::MAX));
+                let zero = b.push(Op::Const(0));
+                let hi = full == "v_mbcnt_hi_u32_b32";
+                // Bits of this half below the lane.
+                let n = if hi { b.push(Op::Bin(BinOp::Sub, lane, c32)) } else { lane };
+                let ge = b.push(Op::Cmp(CmpOp::GeU, lane, c32));
+                let lt = b.push(Op::Cmp(CmpOp::LtU, lane, c32));
+                let c31 = b_31(b);
+                let sh = b.push(Op::Bin(BinOp::And, n, c31));
+                let bit = b.push(Op::Bin(BinOp::Shl, one, sh));
+                let below = b.push(Op::Bin(BinOp::Sub, bit, one));
+                let m = if hi {
+                    // lane < 32: nothing of the high half is below; lane ≥ 64 impossible.
+                    b.push(Op::Select(lt, zero, below))
+                } else {
+                    b.push(Op::Select(ge, all, below))
+                };
+                let masked = b.push(Op::Bin(BinOp::And, arg(0)?, m));
+                let cnt = b.push(Op::Un(UnOp::BitCount, masked));
+                b.push(Op::Bin(BinOp::Add, cnt, arg(1)?))
+            }
+            "v_cndmask_b32" => {
+                let m = match i.inst.encoding {
+                    Encoding::Vop2 => Operand::Special("vcc"),
+                    _ => srcs.get(2).map(|o| (*o).clone()).ok_or_else(|| unsupported(i, "mask"))?,
+                };
+                let c = self.mask_bit(b, i, &m)?;
+                b.push(Op::Select(c, arg(1)?, arg(0)?))
+            }
+            "v_add_co_u32" | "v_sub_co_u32" | "v_subrev_co_u32" | "v_add_co_ci_u32"
+            | "v_sub_co_ci_u32" | "v_subrev_co_ci_u32" => {
+                let (x, y) = if full.starts_with("v_subrev") {
+                    (arg(1)?, arg(0)?)
+                } else {
+                    (arg(0)?, arg(1)?)
+                };
+                let cin = if full.ends_with("_ci_u32") {
+                    let m = match i.inst.encoding {
+                        Encoding::Vop2 => Operand::Special("vcc"),
+                        _ => srcs
+                            .get(2)
+                            .map(|o| (*o).clone())
+                            .ok_or_else(|| unsupported(i, "carry in"))?,
+                    };
+                    let c = self.mask_bit(b, i, &m)?;
+                    let one = b.push(Op::Const(1));
+                    let zero = b.push(Op::Const(0));
+                    b.push(Op::Select(c, one, zero))
+                } else {
+                    b.push(Op::Const(0))
+                };
+                let add = full.starts_with("v_add");
+                let (r, carry) = if add {
+                    let t = b.push(Op::Bin(BinOp::Add, x, y));
+                    let r = b.push(Op::Bin(BinOp::Add, t, cin));
+                    let c1 = b.push(Op::Cmp(CmpOp::LtU, t, x));
+                    let c2 = b.push(Op::Cmp(CmpOp::LtU, r, t));
+                    (r, b.push(Op::Bin(BinOp::LogicOr, c1, c2)))
+                } else {
+                    let t = b.push(Op::Bin(BinOp::Sub, x, y));
+                    let r = b.push(Op::Bin(BinOp::Sub, t, cin));
+                    let c1 = b.push(Op::Cmp(CmpOp::GtU, y, x));
+                    let c2 = b.push(Op::Cmp(CmpOp::GtU, cin, t));
+                    (r, b.push(Op::Bin(BinOp::LogicOr, c1, c2)))
+                };
+                let cd = match i.inst.encoding {
+                    Encoding::Vop2 => VCC_LO,
+                    _ => self.sdst_reg(i, "sdst")?,
+                };
+                if clamp {
+                    return Err(unsupported(i, "clamp on carry arithmetic"));
+                }
+                self.vset(b, active, d, r);
+                self.mask_set(b, active, cd, carry);
+                return Ok(());
+            }
+            _ => return Err(unsupported(i, "vector ALU operation not translated yet")),
+        };
+        let r = if clamp {
+            if !float_op {
+                return Err(unsupported(i, "integer clamp"));
+            }
+            b.push(Op::Un(UnOp::FClamp01, r))
+        } else {
+            r
+        };
+        self.vset(b, active, d, r);
+        Ok(())
+    }
+
+    /// A VALU source with its VOP3 float modifiers applied.
+    fn fsrc(&self, b: &mut Block, i: &Inst, o: &Operand, m: Mods, float: bool) -> Result<Val> {
+        let mut v = self.src(b, i, o)?;
+        if (m.abs || m.neg) && !float {
+            return Err(unsupported(i, "neg/abs on an integer operand"));
+        }
+        if m.abs {
+            v = b.push(Op::Un(UnOp::FAbs, v));
+        }
+        if m.neg {
+            v = b.push(Op::Un(UnOp::FNeg, v));
+        }
+        Ok(v)
+    }
+
+    fn mubuf(&mut self, b: &mut Block, st: &State, i: &Inst) -> Result<()> {
+        let name = i.name.as_str();
+        let (store, n) = match name {
+            "buffer_load_dword" => (false, 1),
+            "buffer_load_dwordx2" => (false, 2),
+            "buffer_load_dwordx3" => (false, 3),
+            "buffer_load_dwordx4" => (false, 4),
+            "buffer_store_dword" => (true, 1),
+            "buffer_store_dwordx2" => (true, 2),
+            "buffer_store_dwordx3" => (true, 3),
+            "buffer_store_dwordx4" => (true, 4),
+            _ => return Err(unsupported(i, "buffer operation not translated yet")),
+        };
+        let w0 = i.inst.words[0];
+        let w1 = i.inst.words[1];
+        let imm_off = w0 & 0xfff;
+        let offen = (w0 >> 12) & 1 != 0;
+        let idxen = (w0 >> 13) & 1 != 0;
+        let lds = (w0 >> 16) & 1 != 0;
+        let tfe = (w1 >> 23) & 1 != 0;
+        if lds || tfe {
+            return Err(unsupported(i, "lds/tfe buffer forms"));
+        }
+        let Some((rs, 4)) = operand(i, "srsrc").and_then(scalar_regs) else {
+            return Err(unsupported(i, "no V# operand"));
+        };
+        let mut desc = [0u32; 4];
+        for (k, d) in desc.iter_mut().enumerate() {
+            match st[rs as usize + k] {
+                K::Const(v) => *d = v,
+                _ => {
+                    return Err(Error::State {
+                        pc: i.pc,
+                        why: format!(
+                            "V# in s[{}:{}] is not known at recompile time",
+                            rs,
+                            rs + 3
+                        ),
+                    })
+                }
+            }
+        }
+        let base = desc[0] as u64 | ((desc[1] & 0xffff) as u64) << 32;
+        let stride = (desc[1] >> 16) & 0x3fff;
+        if idxen && stride != 0 {
+            return Err(unsupported(i, "indexed (structured) buffer access"));
+        }
+        let binding = match self.buffers.iter().find(|x| x.descriptor == desc) {
+            Some(x) => x.binding,
+            None => {
+                let binding = self.buffers.len() as u32;
+                self.buffers.push(BufferBinding {
+                    binding,
+                    guest_base: base,
+                    num_records: desc[2],
+                    descriptor: desc,
+                });
+                binding
+            }
+        };
+        let vaddr = match operand(i, "vaddr") {
+            Some(Operand::Vgpr { first, .. }) => *first + if idxen { 1 } else { 0 },
+            _ => 0,
+        };
+        let soff = match operand(i, "soffset") {
+            Some(o) => self.src(b, i, o)?,
+            None => b.push(Op::Const(0)),
+        };
+        let k = b.push(Op::Const(imm_off));
+        let mut off = b.push(Op::Bin(BinOp::Add, soff, k));
+        if offen {
+            let va = b.push(Op::Get(Reg::V(vaddr)));
+            off = b.push(Op::Bin(BinOp::Add, va, off));
+        }
+        let vdata = match operand(i, "vdata") {
+            Some(Operand::Vgpr { first, .. }) => *first,
+            _ => return Err(unsupported(i, "no data VGPR")),
+        };
+        let active = self.active(b);
+        let mut loaded = Vec::new();
+        for c in 0..n {
+            let ck = b.push(Op::Const(4 * c as u32));
+            let o = b.push(Op::Bin(BinOp::Add, off, ck));
+            if store {
+                let v = b.push(Op::Get(Reg::V(vdata + c as u16)));
+                b.push(Op::Store {
+                    binding,
+                    offset: o,
+                    value: v,
+                    guard: active,
+                    num_records: desc[2],
+                });
+            } else {
+                loaded.push(b.push(Op::Load {
+                    binding,
+                    offset: o,
+                    num_records: desc[2],
+                }));
+            }
+        }
+        for (c, v) in loaded.into_iter().enumerate() {
+            self.vset(b, active, vdata + c as u16, v);
+        }
+        Ok(())
+    }
+}
+
+fn b_31(b: &mut Block) -> Val {
+    b.push(Op::Const(31))
+}
+
+fn is_float_op(name: &str) -> bool {
+    name.contains("_f32")
+}
+
+fn cmp_of(s: &str) -> Option<CmpOp> {
+    let (c, ty) = s.rsplit_once('_')?;
+    icmp_of(c, ty == "i32")
+}
+
+fn icmp_of(c: &str, signed: bool) -> Option<CmpOp> {
+    Some(match (c, signed) {
+        ("eq", _) => CmpOp::Eq,
+        ("lg" | "ne", _) => CmpOp::Ne,
+        ("lt", false) => CmpOp::LtU,
+        ("le", false) => CmpOp::LeU,
+        ("gt", false) => CmpOp::GtU,
+        ("ge", false) => CmpOp::GeU,
+        ("lt", true) => CmpOp::LtI,
+        ("le", true) => CmpOp::LeI,
+        ("gt", true) => CmpOp::GtI,
+        ("ge", true) => CmpOp::GeI,
+        _ => return None,
+    })
+}
+
+fn fcmp_of(c: &str) -> Option<CmpOp> {
+    Some(match c {
+        "eq" => CmpOp::FOEq,
+        "lt" => CmpOp::FOLt,
+        "le" => CmpOp::FOLe,
+        "gt" => CmpOp::FOGt,
+        "ge" => CmpOp::FOGe,
+        "lg" => CmpOp::FONe,
+        "o" => CmpOp::FOrd,
+        "u" => CmpOp::FUnord,
+        "neq" => CmpOp::FUNe,
+        "nlg" => CmpOp::FUEq,
+        "nge" => CmpOp::FULt,
+        "ngt" => CmpOp::FULe,
+        "nle" => CmpOp::FUGt,
+        "nlt" => CmpOp::FUGe,
+        _ => return None,
+    })
+}
+
