@@ -82,7 +82,8 @@ fn simm16(i: &Instruction) -> i64 {
     i.operands
         .iter()
         .find_map(|(n, o)| match (n, o) {
-            (&"simm16", Operand::Imm(v)) => Some(*v),
+            // The field is a signed 16-bit word count.
+            (&"simm16", Operand::Imm(v)) => Some(*v as u16 as i16 as i64),
             _ => None,
         })
         .unwrap_or(0)

@@ -79,6 +79,8 @@ pub enum BinOp {
     Add,
     Sub,
     Mul,
+    /// Unsigned division (the divisor is never zero where the translator uses it).
+    DivU,
     MulHiU,
     MulHiI,
     And,

@@ -196,10 +196,16 @@ pub fn recompile(input: &ShaderInput<'_>, mem: &dyn GuestMemory) -> Result<Outpu
         WaveSize::Wave32 => 32,
         WaveSize::Wave64 => 64,
     };
-    if !(lanes <= input.host_subgroup || input.host_subgroup == wave_lanes) {
+    // Multi-wave workgroups with host subgroup == wave size would also map 1:1, but
+    // need the subgroup id in the lane numbering; until then only one-wave groups.
+    if lanes > input.host_subgroup
+        || lanes > wave_lanes
+        || input.workgroup[1] != 1
+        || input.workgroup[2] != 1
+    {
         return Err(Error::WaveMapping(format!(
             "workgroup of {lanes} lanes in wave{wave_lanes} does not fit host subgroup of {}; \
-             the exact fallback is not implemented yet",
+             (or is not one-dimensional); the exact fallback is not implemented yet",
             input.host_subgroup
         )));
     }
@@ -215,4 +221,80 @@ pub fn recompile(input: &ShaderInput<'_>, mem: &dyn GuestMemory) -> Result<Outpu
         push_bytes: module.push_bytes,
         key,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct NoMem;
+    impl GuestMemory for NoMem {
+        fn read(&self, _: u64, _: usize) -> Option<Vec<u8>> {
+            None
+        }
+    }
+
+    fn input(code: &[u8]) -> ShaderInput<'_> {
+        ShaderInput {
+            code,
+            target: Target::Gfx1030,
+            stage: Stage::Compute,
+            wave: WaveSize::Wave64,
+            workgroup: [8, 1, 1],
+            sgprs: vec![],
+            vgprs: vec![(0, VgprValue::LocalId(0))],
+            lds_bytes: 0,
+            host_subgroup: 8,
+            float_mode: None,
+        }
+    }
+
+    fn bytes(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn unsupported_instruction_names_pc_and_text() {
+        // v_mov_b32 v0, 0; s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)? use s_sethalt 0 instead;
+        // s_endpgm.
+        let code = bytes(&[0x7e00_0280, 0xbf8d_0000, 0xbf81_0000]);
+        let e = recompile(&input(&code), &NoMem).unwrap_err();
+        match e {
+            Error::Unsupported { pc, ref text, .. } => {
+                assert_eq!(pc, 4);
+                assert!(text.starts_with("s_sethalt"), "{text}");
+            }
+            other => panic!("{other}"),
+        }
+    }
+
+    #[test]
+    fn scalar_loop_emits_structured_spirv() {
+        // s_mov_b32 s0, 4; loop: s_sub_u32 s0, s0, 1; s_cmp_lg_u32 s0, 0;
+        // s_cbranch_scc1 loop; s_endpgm.
+        let code = bytes(&[0xbe80_0384, 0x8080_8100, 0xbf07_8000, 0xbf85_fffd, 0xbf81_0000]);
+        let out = recompile(&input(&code), &NoMem).unwrap();
+        assert_eq!(out.spirv[0], 0x0723_0203);
+        let text = format!("{:?}", structurize::structurize(
+            &cfg::Program::decode(&code, Target::Gfx1030, WaveSize::Wave64).unwrap()
+        ).unwrap());
+        assert!(text.contains("Loop"), "{text}");
+    }
+
+    #[test]
+    fn big_workgroups_are_rejected_not_miscompiled() {
+        let code = bytes(&[0xbf81_0000]);
+        let mut i = input(&code);
+        i.workgroup = [64, 1, 1];
+        assert!(matches!(recompile(&i, &NoMem), Err(Error::WaveMapping(_))));
+    }
+
+    #[test]
+    fn branch_outside_code_is_an_error() {
+        let code = bytes(&[0xbf82_0100, 0xbf81_0000]);
+        assert!(matches!(
+            recompile(&input(&code), &NoMem),
+            Err(Error::ControlFlow { pc: 0, .. })
+        ));
+    }
 }

@@ -138,6 +138,7 @@ fn int_bin(op: BinOp, x: u32, y: u32) -> Option<u32> {
         BinOp::Add => x.wrapping_add(y),
         BinOp::Sub => x.wrapping_sub(y),
         BinOp::Mul => x.wrapping_mul(y),
+        BinOp::DivU if y != 0 => x / y,
         BinOp::MulHiU => ((x as u64 * y as u64) >> 32) as u32,
         BinOp::MulHiI => ((x as i32 as i64 * y as i32 as i64) >> 32) as u32,
         BinOp::And => x & y,

@@ -609,6 +609,7 @@ impl Emitter {
             BinOp::Add => b.i_add(u, None, x, y).map_err(spv_err)?,
             BinOp::Sub => b.i_sub(u, None, x, y).map_err(spv_err)?,
             BinOp::Mul => b.i_mul(u, None, x, y).map_err(spv_err)?,
+            BinOp::DivU => b.u_div(u, None, x, y).map_err(spv_err)?,
             BinOp::MulHiU | BinOp::MulHiI => {
                 let r = if op == BinOp::MulHiU {
                     b.u_mul_extended(self.t.mul_ext, None, x, y)

@@ -357,9 +357,31 @@ impl Tr<'_> {
             };
             b.push(Op::Set(Reg::S(r as u16), val));
         }
+        // On the fast path the workgroup is one host subgroup, and the host may order
+        // its lanes differently from the local invocation index. The guest relies on
+        // lane = local index (ACO computes gl_LocalInvocationIndex with mbcnt), so the
+        // local id VGPRs are derived from the lane, not from the host's own id.
+        let [sx, sy, _] = self.input.workgroup;
+        let lane = b.push(Op::Builtin(Builtin::Lane));
+        let sxv = b.push(Op::Const(sx.max(1)));
+        let sxy = b.push(Op::Const((sx * sy).max(1)));
         for &(r, v) in &self.input.vgprs {
             let VgprValue::LocalId(a) = v;
-            let val = b.push(Op::Builtin(Builtin::LocalId(a)));
+            let val = match a {
+                0 => {
+                    let q = b.push(Op::Bin(BinOp::DivU, lane, sxv));
+                    let m = b.push(Op::Bin(BinOp::Mul, q, sxv));
+                    b.push(Op::Bin(BinOp::Sub, lane, m))
+                }
+                1 => {
+                    let syv = b.push(Op::Const(sy.max(1)));
+                    let q = b.push(Op::Bin(BinOp::DivU, lane, sxv));
+                    let q2 = b.push(Op::Bin(BinOp::DivU, q, syv));
+                    let m = b.push(Op::Bin(BinOp::Mul, q2, syv));
+                    b.push(Op::Bin(BinOp::Sub, q, m))
+                }
+                _ => b.push(Op::Bin(BinOp::DivU, lane, sxy)),
+            };
             b.push(Op::Set(Reg::V(r), val));
         }
         let t = b.push(Op::ConstBool(true));
@@ -1159,6 +1181,14 @@ impl Tr<'_> {
             "v_and_or_b32" => {
                 let t = ibin(b, BinOp::And)?;
                 b.push(Op::Bin(BinOp::Or, t, arg(2)?))
+            }
+            "v_bcnt_u32_b32" => {
+                let c = un(b, UnOp::BitCount)?;
+                b.push(Op::Bin(BinOp::Add, c, arg(1)?))
+            }
+            "v_xor3_b32" => {
+                let t = ibin(b, BinOp::Xor)?;
+                b.push(Op::Bin(BinOp::Xor, t, arg(2)?))
             }
             "v_or3_b32" => {
                 let t = ibin(b, BinOp::Or)?;
