@@ -20,7 +20,8 @@
 //!   or a typed generator `u32`, `i32`, `f32`, `f16` drawing uniformly from `range`
 //!   (inclusive for integers; floats are finite and normal, so a test is never fed NaNs or
 //!   denormals by accident). `C` is `exact` (default), `f32ulp:N` (each dword as an f32,
-//!   at most N units in the last place apart, NaN equal to NaN) or `ignore`.
+//!   at most N units in the last place apart, NaN equal to NaN), `f32abs:E` (each dword
+//!   as an f32, at most E apart) or `ignore`.
 //! - `push: T V, ...`: the push-constant block, in order (`u32`, `i32`, `f32`).
 //!
 //! # Flow
@@ -77,6 +78,9 @@ pub enum Compare {
     Exact,
     /// As f32s, within N ULPs.
     F32Ulp(u32),
+    /// As f32s, within an absolute difference (for functions whose error is
+    /// absolute near zero, like `sin`).
+    F32Abs(f32),
     /// Not compared.
     Ignore,
 }
@@ -170,6 +174,9 @@ pub fn parse_spec(src: &str) -> Result<TestSpec> {
                     Some(("compare", "ignore")) => compare = Compare::Ignore,
                     Some(("compare", v)) if v.starts_with("f32ulp:") => {
                         compare = Compare::F32Ulp(v[7..].parse().map_err(|_| bad("ulp"))?)
+                    }
+                    Some(("compare", v)) if v.starts_with("f32abs:") => {
+                        compare = Compare::F32Abs(v[7..].parse().map_err(|_| bad("abs"))?)
                     }
                     _ => return Err(bad("unknown buffer option")),
                 }
@@ -591,6 +598,10 @@ pub fn compare(want: &[u8], got: &[u8], how: Compare) -> Option<String> {
             Compare::F32Ulp(n) => {
                 let (fa, fb) = (f32::from_bits(wa), f32::from_bits(wb));
                 (fa.is_nan() && fb.is_nan()) || ulps(wa, wb) <= n as u64
+            }
+            Compare::F32Abs(eps) => {
+                let (fa, fb) = (f32::from_bits(wa), f32::from_bits(wb));
+                (fa.is_nan() && fb.is_nan()) || (fa - fb).abs() <= eps
             }
             Compare::Ignore => true,
         };

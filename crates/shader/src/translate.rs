@@ -515,6 +515,18 @@ impl Tr<'_> {
 
     fn vop3_mods(&self, i: &Inst) -> ([Mods; 3], bool, u32) {
         let mut m = [Mods::default(); 3];
+        if i.inst.form == Form::Sdwa {
+            let w = i.inst.words[1];
+            m[0] = Mods {
+                neg: (w >> 20) & 1 != 0,
+                abs: (w >> 21) & 1 != 0,
+            };
+            m[1] = Mods {
+                neg: (w >> 28) & 1 != 0,
+                abs: (w >> 29) & 1 != 0,
+            };
+            return (m, (w >> 13) & 1 != 0, (w >> 14) & 3);
+        }
         if i.inst.encoding != Encoding::Vop3 || i.inst.words.len() < 2 {
             return (m, false, 0);
         }
@@ -616,8 +628,9 @@ impl Tr<'_> {
             }
             Encoding::Smem => self.smem(b, st, i),
             Encoding::Vop1 | Encoding::Vop2 | Encoding::Vop3 | Encoding::Vopc => {
-                if i.inst.form != Form::Basic {
-                    return Err(unsupported(i, "DPP/SDWA forms are not translated yet"));
+                let sdwa_ok = i.inst.form == Form::Sdwa && i.inst.encoding != Encoding::Vopc;
+                if i.inst.form != Form::Basic && !sdwa_ok {
+                    return Err(unsupported(i, "DPP and VOPC-SDWA forms are not translated yet"));
                 }
                 self.valu(b, i)
             }
@@ -1059,6 +1072,18 @@ impl Tr<'_> {
             }
             v.push(self.fsrc(b, i, o, m, float_op)?);
         }
+        let sdwa = (i.inst.form == Form::Sdwa).then(|| i.inst.words[1]);
+        if let Some(w) = sdwa {
+            // Source selects: a byte or word of the register, zero- or sign-extended.
+            for (k, (sel, sext)) in [((w >> 16) & 7, (w >> 19) & 1), ((w >> 24) & 7, (w >> 27) & 1)]
+                .into_iter()
+                .enumerate()
+            {
+                if k < v.len() && sel != 6 {
+                    v[k] = sdwa_select(b, v[k], sel, sext != 0).ok_or_else(|| unsupported(i, "SDWA select"))?;
+                }
+            }
+        }
         let arg = |k: usize| -> Result<Val> {
             v.get(k).copied().ok_or_else(|| unsupported(i, "missing operand"))
         };
@@ -1328,6 +1353,14 @@ impl Tr<'_> {
         } else {
             r
         };
+        let r = match sdwa {
+            Some(w) if (w >> 8) & 7 != 6 => {
+                let old = b.push(Op::Get(Reg::V(d)));
+                sdwa_place(b, r, old, (w >> 8) & 7, (w >> 11) & 3)
+                    .ok_or_else(|| unsupported(i, "SDWA destination select"))?
+            }
+            _ => r,
+        };
         self.vset(b, active, d, r);
         Ok(())
     }
@@ -1452,6 +1485,49 @@ impl Tr<'_> {
         }
         Ok(())
     }
+}
+
+/// Byte `sel` (0–3) or word (4–5) of `v`, zero- or sign-extended.
+fn sdwa_select(b: &mut Block, v: Val, sel: u32, sext: bool) -> Option<Val> {
+    let (off, width) = match sel {
+        0..=3 => (8 * sel, 8),
+        4 | 5 => (16 * (sel - 4), 16),
+        _ => return None,
+    };
+    let o = b.push(Op::Const(off));
+    let w = b.push(Op::Const(width));
+    Some(b.push(Op::Tri(if sext { TriOp::BfeI } else { TriOp::BfeU }, v, o, w)))
+}
+
+/// Places the low byte/word of `r` at select `sel` of the destination; the other bits
+/// are zero (`unused` 0), the sign of the placed field (1), or `old`'s (2).
+fn sdwa_place(b: &mut Block, r: Val, old: Val, sel: u32, unused: u32) -> Option<Val> {
+    let (off, width) = match sel {
+        0..=3 => (8 * sel, 8u32),
+        4 | 5 => (16 * (sel - 4), 16),
+        _ => return None,
+    };
+    let field = ((1u64 << width) - 1) as u32;
+    let fm = b.push(Op::Const(field));
+    let low = b.push(Op::Bin(BinOp::And, r, fm));
+    let ov = b.push(Op::Const(off));
+    let placed = b.push(Op::Bin(BinOp::Shl, low, ov));
+    Some(match unused {
+        0 => placed,
+        1 => {
+            // Sign-extend the field upwards; bits below it are zero.
+            let z = b.push(Op::Const(0));
+            let wv = b.push(Op::Const(width));
+            let sx = b.push(Op::Tri(TriOp::BfeI, r, z, wv));
+            b.push(Op::Bin(BinOp::Shl, sx, ov))
+        }
+        2 => {
+            let keep = b.push(Op::Const(!(field << off)));
+            let k = b.push(Op::Bin(BinOp::And, old, keep));
+            b.push(Op::Bin(BinOp::Or, k, placed))
+        }
+        _ => return None,
+    })
 }
 
 fn b_31(b: &mut Block) -> Val {

@@ -42,17 +42,34 @@ fn main() -> Result<()> {
             Ok(())
         }
         Some("regen") => {
-            for f in &files {
-                let src = std::fs::read_to_string(f)?;
-                let spec = check::parse_spec(&src)?;
-                let (_, cap) = oracle::capture(
-                    f,
-                    spec.buffers.len() as u32,
-                    spec.push.len() as u32,
-                    spec.wave32,
-                )?;
-                oracle::save_entry(f, &cap)?;
-                println!("{}: {} bytes, wave{}", f.display(), cap.code.len(), cap.layout.wave);
+            // `--force` recompiles entries that are already current.
+            let force = files.iter().any(|f| f.as_os_str() == "--force");
+            let mut bad = 0;
+            for f in files.iter().filter(|f| f.as_os_str() != "--force") {
+                if !force && oracle::load_entry(f)?.is_some() {
+                    continue;
+                }
+                let r = (|| -> Result<oracle::Capture> {
+                    let spec = check::parse_spec(&std::fs::read_to_string(f)?)?;
+                    let (_, cap) = oracle::capture(
+                        f,
+                        spec.buffers.len() as u32,
+                        spec.push.len() as u32,
+                        spec.wave32,
+                    )?;
+                    oracle::save_entry(f, &cap)?;
+                    Ok(cap)
+                })();
+                match r {
+                    Ok(cap) => println!("{}: {} bytes, wave{}", f.display(), cap.code.len(), cap.layout.wave),
+                    Err(e) => {
+                        bad += 1;
+                        println!("{}: {e:#}", f.display());
+                    }
+                }
+            }
+            if bad > 0 {
+                bail!("{bad} failed");
             }
             Ok(())
         }
