@@ -43,7 +43,8 @@ FAMILIES = {
     "i32_mul": ("int", IS, IS, "int", "x * y - 7", "exact"),
     "i32_div": ("int", I, INZ, "int", "x / y", "exact"),
     "i32_div_neg": ("int", IS, INZ, "int", "x / -y", "exact"),
-    "i32_mod": ("int", IS, INZ, "int", "x % y", "exact"),
+    # GLSL leaves % undefined for negative operands.
+    "i32_mod": ("int", "i32 range=0,1000000", INZ, "int", "x % y", "exact"),
     "i32_minmax": ("int", I, I, "int", "min(x, y) ^ max(x, y)", "exact"),
     "i32_abs_sign": ("int", IS, IS, "int", "abs(x) * 3 + sign(y)", "exact"),
     "i32_shr": ("int", I, I, "int", "x >> (y & 31)", "exact"),

@@ -50,6 +50,8 @@ pub enum UnOp {
     BitCount,
     FindLsb,
     FindMsbU,
+    /// Index of the highest bit that differs from the sign bit (-1 if none).
+    FindMsbS,
     F32FromU32,
     F32FromI32,
     U32FromF32,

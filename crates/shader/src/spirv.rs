@@ -36,6 +36,7 @@ const GLSL_UMAX: u32 = 41;
 const GLSL_SMAX: u32 = 42;
 const GLSL_FMA: u32 = 50;
 const GLSL_FIND_ILSB: u32 = 73;
+const GLSL_FIND_SMSB: u32 = 74;
 const GLSL_FIND_UMSB: u32 = 75;
 const GLSL_NMIN: u32 = 79;
 const GLSL_NMAX: u32 = 80;
@@ -507,6 +508,7 @@ impl Emitter {
             UnOp::BitCount => b.bit_count(u, None, x).map_err(spv_err)?,
             UnOp::FindLsb => self.glsl(u, GLSL_FIND_ILSB, &[x])?,
             UnOp::FindMsbU => self.glsl(u, GLSL_FIND_UMSB, &[x])?,
+            UnOp::FindMsbS => self.glsl(u, GLSL_FIND_SMSB, &[x])?,
             UnOp::FNeg => {
                 let m = self.c(0x8000_0000);
                 self.b.bitwise_xor(u, None, x, m).map_err(spv_err)?

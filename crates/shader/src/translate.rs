@@ -1021,9 +1021,6 @@ impl Tr<'_> {
     fn valu(&mut self, b: &mut Block, i: &Inst) -> Result<()> {
         let full = i.name.as_str();
         let (mods, clamp, omod) = self.vop3_mods(i);
-        if omod != 0 {
-            return Err(unsupported(i, "output modifier"));
-        }
         let srcs = self.srcs(i);
         // Compares.
         if let Some(rest) = full.strip_prefix("v_cmp_").or(full.strip_prefix("v_cmpx_")) {
@@ -1113,6 +1110,15 @@ impl Tr<'_> {
                 let is0 = b.push(Op::Cmp(CmpOp::Eq, arg(0)?, z));
                 let all = b.push(Op::Const(u32::MAX));
                 b.push(Op::Select(is0, all, r))
+            }
+            "v_ffbh_i32" => {
+                // Leading bits equal to the sign; -1 when all bits are.
+                let m = un(b, UnOp::FindMsbS)?;
+                let c31 = b.push(Op::Const(31));
+                let r = b.push(Op::Bin(BinOp::Sub, c31, m));
+                let all = b.push(Op::Const(u32::MAX));
+                let none = b.push(Op::Cmp(CmpOp::Eq, m, all));
+                b.push(Op::Select(none, all, r))
             }
             "v_cvt_f32_u32" => un(b, UnOp::F32FromU32)?,
             "v_cvt_f32_i32" => un(b, UnOp::F32FromI32)?,
@@ -1252,9 +1258,11 @@ impl Tr<'_> {
                 let t = b.push(Op::Bin(op, arg(0)?, arg(1)?));
                 b.push(Op::Bin(op, t, arg(2)?))
             }
-            "v_med3_u32" | "v_med3_i32" => {
+            "v_med3_u32" | "v_med3_i32" | "v_med3_f32" => {
                 let (mn, mx) = if full.ends_with("u32") {
                     (BinOp::MinU, BinOp::MaxU)
+                } else if full.ends_with("f32") {
+                    (BinOp::FMin, BinOp::FMax)
                 } else {
                     (BinOp::MinI, BinOp::MaxI)
                 };
@@ -1344,6 +1352,17 @@ impl Tr<'_> {
                 return Ok(());
             }
             _ => return Err(unsupported(i, "vector ALU operation not translated yet")),
+        };
+        let r = if omod != 0 {
+            if !float_op {
+                return Err(unsupported(i, "output modifier on an integer operation"));
+            }
+            // mul:2, mul:4, div:2: exact power-of-two scaling, before the clamp.
+            let k = [1.0f32, 2.0, 4.0, 0.5][omod as usize];
+            let kv = b.push(Op::Const(k.to_bits()));
+            b.push(Op::Bin(BinOp::FMul, r, kv))
+        } else {
+            r
         };
         let r = if clamp {
             if !float_op {
