@@ -10,7 +10,10 @@ fn main() -> anyhow::Result<()> {
     let mut bufs: Vec<Vec<u8>> = spec.buffers.iter().map(gpu::check::generate).collect();
     dev.dispatch(&p, &mut bufs, &spec.push, spec.groups)?;
     for (k, b) in bufs.iter().enumerate() {
-        let w: Vec<u32> = b.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+        let w: Vec<u32> = b
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
         println!("buffer {k}: {w:?}");
     }
     Ok(())

@@ -312,9 +312,9 @@ pub fn generate(b: &BufferSpec) -> Vec<u8> {
                 let span = (hi as i64 - lo as i64 + 1) as u64;
                 (lo as i64 + (r.next_u64() % span) as i64) as i32 as u32
             }
-            Gen::F32(lo, hi) => {
-                normal_f32(lo + (hi - lo) * r.unit() as f32).clamp(lo, hi).to_bits()
-            }
+            Gen::F32(lo, hi) => normal_f32(lo + (hi - lo) * r.unit() as f32)
+                .clamp(lo, hi)
+                .to_bits(),
             Gen::F16(lo, hi) => {
                 let mut h = || {
                     let x = lo + (hi - lo) * r.unit() as f32;
@@ -412,7 +412,8 @@ pub fn check_file_with(path: &Path, opts: &CheckOptions) -> Result<CheckReport> 
 /// Checks one `.comp` file on an open device. `Err` means the check could not run
 /// (bad header, missing tools); a wrong or unrecompilable shader is a FAIL report.
 pub fn check_file_on(dev: &Device, path: &Path, opts: &CheckOptions) -> Result<CheckReport> {
-    let src = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let src =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let spec = parse_spec(&src).with_context(|| format!("{}", path.display()))?;
     let name = path.display().to_string();
     let reference = oracle::glslang(path)?;
@@ -454,7 +455,10 @@ pub fn check_file_on(dev: &Device, path: &Path, opts: &CheckOptions) -> Result<C
         let idx = (off / BUFFER_STRIDE) as usize;
         if off % BUFFER_STRIDE != 0 || idx >= inputs.len() {
             return Ok(fail(
-                format!("binding {} points at unknown guest address {:#x}", b.binding, b.guest_base),
+                format!(
+                    "binding {} points at unknown guest address {:#x}",
+                    b.binding, b.guest_base
+                ),
                 took,
             ));
         }
@@ -464,7 +468,12 @@ pub fn check_file_on(dev: &Device, path: &Path, opts: &CheckOptions) -> Result<C
     let (pipe, _) = dev.compute_pipeline(&out.spirv, bufs.len() as u32, out.push_bytes)?;
     let mut push = spec.push.clone();
     push.resize(push.len().max(out.push_bytes as usize), 0);
-    dev.dispatch(&pipe, &mut bufs, &push[..out.push_bytes as usize], spec.groups)?;
+    dev.dispatch(
+        &pipe,
+        &mut bufs,
+        &push[..out.push_bytes as usize],
+        spec.groups,
+    )?;
     drop(pipe);
     let mut got = inputs.clone();
     for (k, &i) in order.iter().enumerate() {
@@ -640,7 +649,10 @@ mod tests {
         assert_eq!(t.buffers[0].seed, 7);
         assert_eq!(t.buffers[1].compare, Compare::Exact);
         assert_eq!(t.push.len(), 8);
-        let t2 = parse_spec("// native5-test: groups=1,1,1\n// buffer 0: 64 bytes f32 range=1,2 compare=f32ulp:3\n").unwrap();
+        let t2 = parse_spec(
+            "// native5-test: groups=1,1,1\n// buffer 0: 64 bytes f32 range=1,2 compare=f32ulp:3\n",
+        )
+        .unwrap();
         assert_eq!(t2.buffers[0].compare, Compare::F32Ulp(3));
         for w in generate(&t2.buffers[0]).chunks(4) {
             let f = f32::from_le_bytes(w.try_into().unwrap());

@@ -126,7 +126,9 @@ impl Device {
             .api_version(vk::API_VERSION_1_2);
         let ci = vk::InstanceCreateInfo::default().application_info(&app);
         // SAFETY: the create info and what it points to live across the call.
-        let instance = vkr("vkCreateInstance", unsafe { entry.create_instance(&ci, None) })?;
+        let instance = vkr("vkCreateInstance", unsafe {
+            entry.create_instance(&ci, None)
+        })?;
         match Self::open_on(entry, instance.clone(), name) {
             Ok(d) => Ok(d),
             Err(e) => {
@@ -361,9 +363,9 @@ impl Device {
                 .result();
                 // SAFETY: the buffer is valid.
                 let req = unsafe { d.get_buffer_memory_requirements(buffer) };
-                let ty = r
-                    .ok()
-                    .and_then(|_| self.memory_type(hp.memory_type_bits & req.memory_type_bits, want));
+                let ty = r.ok().and_then(|_| {
+                    self.memory_type(hp.memory_type_bits & req.memory_type_bits, want)
+                });
                 if let Some(ty) = ty {
                     let mut import = vk::ImportMemoryHostPointerInfoEXT::default()
                         .handle_type(vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT)
@@ -411,7 +413,10 @@ impl Device {
         // SAFETY: memory and buffer are valid and compatible; the mapping stays until
         // the memory is freed.
         let mapped = unsafe {
-            vkr("vkBindBufferMemory", d.bind_buffer_memory(buffer, memory, 0))?;
+            vkr(
+                "vkBindBufferMemory",
+                d.bind_buffer_memory(buffer, memory, 0),
+            )?;
             vkr(
                 "vkMapMemory",
                 d.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()),

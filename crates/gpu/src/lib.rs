@@ -5,6 +5,7 @@
 //!
 //! The CLI's `native5 shader check FILE.comp` calls [`check::check_file`] and prints
 //! the report; it exits 0 only when [`check::CheckReport::passed`].
+#![warn(missing_docs)]
 pub mod check;
 pub mod device;
 pub mod oracle;

@@ -273,7 +273,10 @@ fn parse_nir(nir: &str) -> Result<Usage> {
         if let Some(r) = l.strip_prefix("shared-size:") {
             u.lds = r.trim().parse()?;
         }
-        if l.starts_with("decl_var ssbo") || l.starts_with("decl_var ubo") || l.starts_with("decl_var uniform") {
+        if l.starts_with("decl_var ssbo")
+            || l.starts_with("decl_var ubo")
+            || l.starts_with("decl_var uniform")
+        {
             // "(location, set, binding)" at the end.
             if let Some(open) = l.rfind('(') {
                 let f: Vec<&str> = l[open + 1..].trim_end_matches(')').split(',').collect();
@@ -316,10 +319,7 @@ fn parse_nir(nir: &str) -> Result<Usage> {
             let mut rest = line;
             while let Some(p) = rest.find(name.as_str()) {
                 let after = &rest[p + name.len()..];
-                let boundary = after
-                    .chars()
-                    .next()
-                    .is_none_or(|c| !c.is_ascii_digit());
+                let boundary = after.chars().next().is_none_or(|c| !c.is_ascii_digit());
                 if boundary {
                     if let Some(sw) = after.strip_prefix('.') {
                         for c in sw.chars().take_while(|c| "xyzw".contains(*c)) {
@@ -431,17 +431,22 @@ fn assign_roles(
     source_sha1: &str,
 ) -> Result<Layout> {
     if sregs.len() < 3 {
-        bail!("p_startpgm names {} SGPRs, expected at least 3", sregs.len());
+        bail!(
+            "p_startpgm names {} SGPRs, expected at least 3",
+            sregs.len()
+        );
     }
     let fixed = 2 + 1; // ring offsets, scratch offset
     let opt = u.sets.len()
         + if u.grid { 3 } else { 0 }
         + u.wg.iter().filter(|&&b| b).count()
         + usize::from(u.tg_size);
-    let push_regs = sregs
-        .len()
-        .checked_sub(fixed + opt)
-        .ok_or_else(|| anyhow!("p_startpgm has fewer SGPRs ({}) than the NIR needs", sregs.len()))?;
+    let push_regs = sregs.len().checked_sub(fixed + opt).ok_or_else(|| {
+        anyhow!(
+            "p_startpgm has fewer SGPRs ({}) than the NIR needs",
+            sregs.len()
+        )
+    })?;
     let mut roles = vec![Role::RingOffsets, Role::RingOffsets];
     roles.extend(u.sets.iter().map(|&s| Role::DescSet { set: s }));
     match (u.push, push_regs) {
@@ -465,7 +470,11 @@ fn assign_roles(
     }
     roles.push(Role::ScratchOffset);
     if roles.len() != sregs.len() {
-        bail!("argument layout mismatch: {} roles for {} SGPRs", roles.len(), sregs.len());
+        bail!(
+            "argument layout mismatch: {} roles for {} SGPRs",
+            roles.len(),
+            sregs.len()
+        );
     }
     let sgprs = sregs
         .iter()
@@ -494,7 +503,12 @@ fn assign_roles(
 }
 
 /// Compiles a `.comp` file both ways: glslang SPIR-V and RADV's RDNA2 code.
-pub fn capture(comp: &Path, buffers: u32, push_bytes: u32, wave32: bool) -> Result<(Vec<u32>, Capture)> {
+pub fn capture(
+    comp: &Path,
+    buffers: u32,
+    push_bytes: u32,
+    wave32: bool,
+) -> Result<(Vec<u32>, Capture)> {
     let src = std::fs::read(comp)?;
     let spirv = glslang(comp)?;
     let dump = radv_dump(&spirv, buffers, push_bytes, wave32)?;

@@ -48,6 +48,15 @@ fn corpus_passes_on_lavapipe() {
             Err(e) => failed.push(format!("{}: {e:#}", f.display())),
         }
     }
-    eprintln!("corpus: {}/{} pass", files.len() - failed.len(), files.len());
-    assert!(failed.is_empty(), "{} failed:\n{}", failed.len(), failed.join("\n"));
+    eprintln!(
+        "corpus: {}/{} pass",
+        files.len() - failed.len(),
+        files.len()
+    );
+    assert!(
+        failed.is_empty(),
+        "{} failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
 }

@@ -148,7 +148,7 @@ impl Program {
         let mut leaders = std::collections::BTreeSet::new();
         leaders.insert(0u32);
         for (k, i) in insts.iter().enumerate() {
-            if let Some(_) = branch_of(&i.name) {
+            if branch_of(&i.name).is_some() {
                 leaders.insert((i.pc as i64 + 4 + simm16(&i.inst) * 4) as u32);
             }
             if (branch_of(&i.name).is_some() || i.name == "s_endpgm") && k + 1 < insts.len() {

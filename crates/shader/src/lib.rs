@@ -45,6 +45,7 @@
 //! Every failure names the program counter and the instruction. An instruction the
 //! translator does not know is [`Error::Unsupported`], never a silent no-op.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod cfg;
 pub mod ir;
@@ -272,12 +273,22 @@ mod tests {
     fn scalar_loop_emits_structured_spirv() {
         // s_mov_b32 s0, 4; loop: s_sub_u32 s0, s0, 1; s_cmp_lg_u32 s0, 0;
         // s_cbranch_scc1 loop; s_endpgm.
-        let code = bytes(&[0xbe80_0384, 0x8080_8100, 0xbf07_8000, 0xbf85_fffd, 0xbf81_0000]);
+        let code = bytes(&[
+            0xbe80_0384,
+            0x8080_8100,
+            0xbf07_8000,
+            0xbf85_fffd,
+            0xbf81_0000,
+        ]);
         let out = recompile(&input(&code), &NoMem).unwrap();
         assert_eq!(out.spirv[0], 0x0723_0203);
-        let text = format!("{:?}", structurize::structurize(
-            &cfg::Program::decode(&code, Target::Gfx1030, WaveSize::Wave64).unwrap()
-        ).unwrap());
+        let text = format!(
+            "{:?}",
+            structurize::structurize(
+                &cfg::Program::decode(&code, Target::Gfx1030, WaveSize::Wave64).unwrap()
+            )
+            .unwrap()
+        );
         assert!(text.contains("Loop"), "{text}");
     }
 

@@ -186,19 +186,17 @@ pub fn emit(m: &Module, input: &ShaderInput<'_>) -> Result<Vec<u32>> {
         e.interface.push(v);
     }
     let fty = e.b.type_function(void, []);
-    let main = e
-        .b
-        .begin_function(void, None, FunctionControl::NONE, fty)
-        .map_err(spv_err)?;
+    let main =
+        e.b.begin_function(void, None, FunctionControl::NONE, fty)
+            .map_err(spv_err)?;
     e.b.begin_block(None).map_err(spv_err)?;
     e.open = true;
     let mut regs = BTreeSet::new();
     collect_regs(&m.body, &mut regs);
     let zero = e.b.constant_bit32(u32t, 0);
     for r in regs {
-        let v = e
-            .b
-            .variable(e.t.ptr_fn_u32, None, StorageClass::Function, Some(zero));
+        let v =
+            e.b.variable(e.t.ptr_fn_u32, None, StorageClass::Function, Some(zero));
         e.regs.insert(r, v);
     }
     e.nodes(&m.body)?;
@@ -286,7 +284,11 @@ impl Emitter {
                         .loops
                         .last()
                         .ok_or_else(|| spv_err("break outside a loop"))?;
-                    let to = if matches!(n, Node::Break) { merge } else { cont };
+                    let to = if matches!(n, Node::Break) {
+                        merge
+                    } else {
+                        cont
+                    };
                     self.b.branch(to).map_err(spv_err)?;
                     self.open = false;
                 }
@@ -311,11 +313,11 @@ impl Emitter {
         self.b.constant_bit32(self.t.u32, v)
     }
 
-    fn to_f(&mut self, v: Word) -> Result<Word> {
+    fn as_f(&mut self, v: Word) -> Result<Word> {
         self.b.bitcast(self.t.f32, None, v).map_err(spv_err)
     }
 
-    fn to_u(&mut self, v: Word) -> Result<Word> {
+    fn as_u(&mut self, v: Word) -> Result<Word> {
         self.b.bitcast(self.t.u32, None, v).map_err(spv_err)
     }
 
@@ -329,10 +331,10 @@ impl Emitter {
     fn fglsl(&mut self, inst: u32, args: &[Word]) -> Result<Word> {
         let mut fs = Vec::new();
         for &a in args {
-            fs.push(self.to_f(a)?);
+            fs.push(self.as_f(a)?);
         }
         let r = self.glsl(self.t.f32, inst, &fs)?;
-        self.to_u(r)
+        self.as_u(r)
     }
 
     fn builtin(&mut self, name: &'static str, comp: Option<u32>) -> Result<Word> {
@@ -384,7 +386,11 @@ impl Emitter {
                     Some(self.cmp(op, g(x), g(y), is_bool)?)
                 }
                 Op::Select(c, x, y) => {
-                    let ty = if blk.types[x.0 as usize] == Ty::Bool { bo } else { u };
+                    let ty = if blk.types[x.0 as usize] == Ty::Bool {
+                        bo
+                    } else {
+                        u
+                    };
                     Some(self.b.select(ty, None, g(c), g(x), g(y)).map_err(spv_err)?)
                 }
                 Op::LogicNot(x) => Some(self.b.logical_not(bo, None, g(x)).map_err(spv_err)?),
@@ -519,18 +525,18 @@ impl Emitter {
             }
             UnOp::F32FromU32 => {
                 let r = b.convert_u_to_f(f, None, x).map_err(spv_err)?;
-                self.to_u(r)?
+                self.as_u(r)?
             }
             UnOp::F32FromI32 => {
                 let r = b.convert_s_to_f(f, None, x).map_err(spv_err)?;
-                self.to_u(r)?
+                self.as_u(r)?
             }
             UnOp::U32FromF32 | UnOp::I32FromF32 => self.cvt_f_to_int(x, op == UnOp::I32FromF32)?,
             UnOp::FRcp => {
                 let one = self.b.constant_bit32(f, 1.0f32.to_bits());
-                let xf = self.to_f(x)?;
+                let xf = self.as_f(x)?;
                 let r = self.b.f_div(f, None, one, xf).map_err(spv_err)?;
-                self.to_u(r)?
+                self.as_u(r)?
             }
             UnOp::FSqrt => self.fglsl(GLSL_SQRT, &[x])?,
             UnOp::FRsq => self.fglsl(GLSL_INVERSE_SQRT, &[x])?,
@@ -538,14 +544,16 @@ impl Emitter {
             UnOp::FLog2 => self.fglsl(GLSL_LOG2, &[x])?,
             UnOp::FSinRev | UnOp::FCosRev => {
                 // The hardware takes the angle in revolutions.
-                let tau = self
-                    .b
-                    .constant_bit32(f, std::f32::consts::TAU.to_bits());
-                let xf = self.to_f(x)?;
+                let tau = self.b.constant_bit32(f, std::f32::consts::TAU.to_bits());
+                let xf = self.as_f(x)?;
                 let a = self.b.f_mul(f, None, xf, tau).map_err(spv_err)?;
-                let inst = if op == UnOp::FSinRev { GLSL_SIN } else { GLSL_COS };
+                let inst = if op == UnOp::FSinRev {
+                    GLSL_SIN
+                } else {
+                    GLSL_COS
+                };
                 let r = self.glsl(f, inst, &[a])?;
-                self.to_u(r)?
+                self.as_u(r)?
             }
             UnOp::FFloor => self.fglsl(GLSL_FLOOR, &[x])?,
             UnOp::FCeil => self.fglsl(GLSL_CEIL, &[x])?,
@@ -565,16 +573,24 @@ impl Emitter {
     /// clamp (SPIR-V leaves both undefined).
     fn cvt_f_to_int(&mut self, x: Word, signed: bool) -> Result<Word> {
         let (u, f, bo) = (self.t.u32, self.t.f32, self.t.bool);
-        let xf = self.to_f(x)?;
+        let xf = self.as_f(x)?;
         let (lo, hi, lo_i, hi_i) = if signed {
-            (-2147483648.0f32, 2147483648.0f32, 0x8000_0000u32, 0x7fff_ffffu32)
+            (
+                -2147483648.0f32,
+                2147483648.0f32,
+                0x8000_0000u32,
+                0x7fff_ffffu32,
+            )
         } else {
             (0.0f32, 4294967296.0f32, 0, u32::MAX)
         };
         let lo_c = self.b.constant_bit32(f, lo.to_bits());
         let hi_c = self.b.constant_bit32(f, hi.to_bits());
         let nan = self.b.is_nan(bo, None, xf).map_err(spv_err)?;
-        let below = self.b.f_ord_less_than(bo, None, xf, lo_c).map_err(spv_err)?;
+        let below = self
+            .b
+            .f_ord_less_than(bo, None, xf, lo_c)
+            .map_err(spv_err)?;
         let above = self
             .b
             .f_ord_greater_than_equal(bo, None, xf, hi_c)
@@ -601,10 +617,10 @@ impl Emitter {
         let fop = |e: &mut Emitter,
                    k: fn(&mut Builder, Word, Word, Word) -> Result<Word>|
          -> Result<Word> {
-            let a = e.to_f(x)?;
-            let c = e.to_f(y)?;
+            let a = e.as_f(x)?;
+            let c = e.as_f(y)?;
             let r = k(&mut e.b, f, a, c)?;
-            e.to_u(r)
+            e.as_u(r)
         };
         let b = &mut self.b;
         Ok(match op {
@@ -666,7 +682,10 @@ impl Emitter {
                     .b
                     .shift_right_logical(u, None, x, off)
                     .map_err(spv_err)?;
-                let wide = self.b.u_greater_than_equal(bo, None, z, c32).map_err(spv_err)?;
+                let wide = self
+                    .b
+                    .u_greater_than_equal(bo, None, z, c32)
+                    .map_err(spv_err)?;
                 let w = self.b.select(u, None, wide, c32, z).map_err(spv_err)?;
                 let is0 = self.b.i_equal(bo, None, w, zero).map_err(spv_err)?;
                 let left = self.b.i_sub(u, None, c32, w).map_err(spv_err)?;
@@ -727,8 +746,8 @@ impl Emitter {
         ) {
             return int(self);
         }
-        let a = self.to_f(x)?;
-        let c = self.to_f(y)?;
+        let a = self.as_f(x)?;
+        let c = self.as_f(y)?;
         let b = &mut self.b;
         match op {
             CmpOp::FOEq => b.f_ord_equal(bo, None, a, c),

@@ -17,8 +17,7 @@ use crate::{Error, Result};
 pub enum Node {
     /// The straight-line body of block `n` of [`Program::blocks`].
     Block(usize),
-    /// Runs `then` when `cond` is `!invert`-true... precisely: when `cond` evaluates to
-    /// `want`, else `els`.
+    /// Runs `then` when `cond` evaluates to `want`, else `els`.
     If {
         /// The branch condition.
         cond: BranchCond,

@@ -494,10 +494,7 @@ impl Tr<'_> {
             }
             Operand::Literal(v) => (b.push(Op::Const(v)), b.push(Op::Const(0))),
             _ => match scalar_regs(o) {
-                Some((r, 2)) => (
-                    b.push(Op::Get(Reg::S(r))),
-                    b.push(Op::Get(Reg::S(r + 1))),
-                ),
+                Some((r, 2)) => (b.push(Op::Get(Reg::S(r))), b.push(Op::Get(Reg::S(r + 1)))),
                 _ => return Err(unsupported(i, format!("64-bit operand {o:?}"))),
             },
         })
@@ -623,14 +620,15 @@ impl Tr<'_> {
             _ => {}
         }
         match i.inst.encoding {
-            Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc => {
-                self.salu(b, i)
-            }
+            Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopk | Encoding::Sopc => self.salu(b, i),
             Encoding::Smem => self.smem(b, st, i),
             Encoding::Vop1 | Encoding::Vop2 | Encoding::Vop3 | Encoding::Vopc => {
                 let sdwa_ok = i.inst.form == Form::Sdwa && i.inst.encoding != Encoding::Vopc;
                 if i.inst.form != Form::Basic && !sdwa_ok {
-                    return Err(unsupported(i, "DPP and VOPC-SDWA forms are not translated yet"));
+                    return Err(unsupported(
+                        i,
+                        "DPP and VOPC-SDWA forms are not translated yet",
+                    ));
                 }
                 self.valu(b, i)
             }
@@ -655,7 +653,10 @@ impl Tr<'_> {
         let Some(vals) = self.tracker.load(addr, n) else {
             return Err(Error::State {
                 pc: i.pc,
-                why: format!("guest memory at {addr:#x} ({} bytes) is not readable", n * 4),
+                why: format!(
+                    "guest memory at {addr:#x} ({} bytes) is not readable",
+                    n * 4
+                ),
             });
         };
         for (k, v) in vals.into_iter().enumerate() {
@@ -679,7 +680,10 @@ impl Tr<'_> {
             b.push(Op::Cmp(CmpOp::Ne, v, z))
         };
         // 64-bit bitwise operations and saveexec work on register pairs.
-        if let Some(op) = name.strip_suffix("_saveexec_b64").or(name.strip_suffix("_saveexec_b32")) {
+        if let Some(op) = name
+            .strip_suffix("_saveexec_b64")
+            .or(name.strip_suffix("_saveexec_b32"))
+        {
             let wide = name.ends_with("b64");
             let d = self.sdst_reg(i, "sdst")?;
             let halves = if wide { 2 } else { 1 };
@@ -750,10 +754,7 @@ impl Tr<'_> {
                     let (b0, b1) = self.src64(b, i, srcs[1])?;
                     let scc = b.push(Op::Get(Reg::Scc));
                     let c = nonzero(b, scc);
-                    (
-                        b.push(Op::Select(c, a0, b0)),
-                        b.push(Op::Select(c, a1, b1)),
-                    )
+                    (b.push(Op::Select(c, a0, b0)), b.push(Op::Select(c, a1, b1)))
                 } else {
                     (a0, a1)
                 };
@@ -773,7 +774,11 @@ impl Tr<'_> {
             let x = b.push(Op::Bin(BinOp::Or, x0, x1));
             let z = b.push(Op::Const(0));
             let c = b.push(Op::Cmp(
-                if name.contains("eq") { CmpOp::Eq } else { CmpOp::Ne },
+                if name.contains("eq") {
+                    CmpOp::Eq
+                } else {
+                    CmpOp::Ne
+                },
                 x,
                 z,
             ));
@@ -781,14 +786,22 @@ impl Tr<'_> {
             return Ok(());
         }
         // 32-bit forms.
-        if name == "s_movk_i32" || name.starts_with("s_cmpk_") || name == "s_addk_i32" || name == "s_mulk_i32" {
+        if name == "s_movk_i32"
+            || name.starts_with("s_cmpk_")
+            || name == "s_addk_i32"
+            || name == "s_mulk_i32"
+        {
             let imm = match operand(i, "simm16") {
                 Some(Operand::Imm(v)) => *v,
                 _ => return Err(unsupported(i, "no simm16")),
             };
             let d = self.sdst_reg(i, "sdst")?;
             let signed = name.ends_with("_i32");
-            let k = if signed { imm as i16 as i32 as u32 } else { imm as u16 as u32 };
+            let k = if signed {
+                imm as i16 as i32 as u32
+            } else {
+                imm as u16 as u32
+            };
             let kv = b.push(Op::Const(k));
             if name == "s_movk_i32" {
                 b.push(Op::Set(Reg::S(d), kv));
@@ -955,7 +968,11 @@ impl Tr<'_> {
                 let w0 = b.push(Op::Bin(BinOp::ShrU, y, sixteen));
                 let m7f = b.push(Op::Const(0x7f));
                 let w = b.push(Op::Bin(BinOp::And, w0, m7f));
-                let op = if name.ends_with("u32") { TriOp::BfeU } else { TriOp::BfeI };
+                let op = if name.ends_with("u32") {
+                    TriOp::BfeU
+                } else {
+                    TriOp::BfeI
+                };
                 let r = b.push(Op::Tri(op, x, off, w));
                 (r, Some(nonzero(b, r)))
             }
@@ -1013,7 +1030,11 @@ impl Tr<'_> {
         let ys = b.push(Op::Cmp(CmpOp::LtI, y, z));
         let rs = b.push(Op::Cmp(CmpOp::LtI, r, z));
         let same = b.push(Op::Cmp(CmpOp::Eq, xs, ys));
-        let same = if sub { b.push(Op::LogicNot(same)) } else { same };
+        let same = if sub {
+            b.push(Op::LogicNot(same))
+        } else {
+            same
+        };
         let diff = b.push(Op::Cmp(CmpOp::Ne, xs, rs));
         b.push(Op::Bin(BinOp::LogicAnd, same, diff))
     }
@@ -1025,7 +1046,9 @@ impl Tr<'_> {
         // Compares.
         if let Some(rest) = full.strip_prefix("v_cmp_").or(full.strip_prefix("v_cmpx_")) {
             let cmpx = full.starts_with("v_cmpx_");
-            let (cond, ty) = rest.rsplit_once('_').ok_or_else(|| unsupported(i, "compare"))?;
+            let (cond, ty) = rest
+                .rsplit_once('_')
+                .ok_or_else(|| unsupported(i, "compare"))?;
             let float = ty.starts_with('f');
             if !matches!(ty, "f32" | "i32" | "u32") {
                 return Err(unsupported(i, "compare type not translated yet"));
@@ -1051,7 +1074,8 @@ impl Tr<'_> {
             } else if i.inst.encoding == Encoding::Vopc {
                 VCC_LO
             } else {
-                self.sdst_reg(i, "vdst").or_else(|_| self.sdst_reg(i, "sdst"))?
+                self.sdst_reg(i, "vdst")
+                    .or_else(|_| self.sdst_reg(i, "sdst"))?
             };
             self.mask_set(b, active, d, c);
             return Ok(());
@@ -1062,8 +1086,8 @@ impl Tr<'_> {
         let mut v = Vec::new();
         for (k, o) in srcs.iter().enumerate() {
             let m = mods.get(k).copied().unwrap_or_default();
-            let is_mask = (full.starts_with("v_cndmask") || full.contains("_co_ci_"))
-                && (k == 2 || (i.inst.encoding == Encoding::Vop2 && k == 2));
+            // The third source of these is a lane mask, read per lane below.
+            let is_mask = (full.starts_with("v_cndmask") || full.contains("_co_ci_")) && k == 2;
             if is_mask {
                 break;
             }
@@ -1072,19 +1096,26 @@ impl Tr<'_> {
         let sdwa = (i.inst.form == Form::Sdwa).then(|| i.inst.words[1]);
         if let Some(w) = sdwa {
             // Source selects: a byte or word of the register, zero- or sign-extended.
-            for (k, (sel, sext)) in [((w >> 16) & 7, (w >> 19) & 1), ((w >> 24) & 7, (w >> 27) & 1)]
-                .into_iter()
-                .enumerate()
+            for (k, (sel, sext)) in [
+                ((w >> 16) & 7, (w >> 19) & 1),
+                ((w >> 24) & 7, (w >> 27) & 1),
+            ]
+            .into_iter()
+            .enumerate()
             {
                 if k < v.len() && sel != 6 {
-                    v[k] = sdwa_select(b, v[k], sel, sext != 0).ok_or_else(|| unsupported(i, "SDWA select"))?;
+                    v[k] = sdwa_select(b, v[k], sel, sext != 0)
+                        .ok_or_else(|| unsupported(i, "SDWA select"))?;
                 }
             }
         }
         let arg = |k: usize| -> Result<Val> {
-            v.get(k).copied().ok_or_else(|| unsupported(i, "missing operand"))
+            v.get(k)
+                .copied()
+                .ok_or_else(|| unsupported(i, "missing operand"))
         };
-        let fbin = |b: &mut Block, op: BinOp| -> Result<Val> { Ok(b.push(Op::Bin(op, arg(0)?, arg(1)?))) };
+        let fbin =
+            |b: &mut Block, op: BinOp| -> Result<Val> { Ok(b.push(Op::Bin(op, arg(0)?, arg(1)?))) };
         let ibin = fbin;
         let un = |b: &mut Block, op: UnOp| -> Result<Val> { Ok(b.push(Op::Un(op, arg(0)?))) };
         let mask31 = |b: &mut Block, x: Val| {
@@ -1094,7 +1125,12 @@ impl Tr<'_> {
         let lo24 = |b: &mut Block, x: Val, signed: bool| {
             let z = b.push(Op::Const(0));
             let w = b.push(Op::Const(24));
-            b.push(Op::Tri(if signed { TriOp::BfeI } else { TriOp::BfeU }, x, z, w))
+            b.push(Op::Tri(
+                if signed { TriOp::BfeI } else { TriOp::BfeU },
+                x,
+                z,
+                w,
+            ))
         };
         let r = match full {
             "v_mov_b32" => arg(0)?,
@@ -1171,8 +1207,7 @@ impl Tr<'_> {
             "v_mul_hi_u32_u24" => {
                 let x = lo24(b, arg(0)?, false);
                 let y = lo24(b, arg(1)?, false);
-                let h = b.push(Op::Bin(BinOp::MulHiU, x, y));
-                h
+                b.push(Op::Bin(BinOp::MulHiU, x, y))
             }
             "v_and_b32" => ibin(b, BinOp::And)?,
             "v_or_b32" => ibin(b, BinOp::Or)?,
@@ -1236,7 +1271,11 @@ impl Tr<'_> {
             "v_bfe_u32" | "v_bfe_i32" => {
                 let off = mask31(b, arg(1)?);
                 let w = mask31(b, arg(2)?);
-                let op = if full == "v_bfe_u32" { TriOp::BfeU } else { TriOp::BfeI };
+                let op = if full == "v_bfe_u32" {
+                    TriOp::BfeU
+                } else {
+                    TriOp::BfeI
+                };
                 b.push(Op::Tri(op, arg(0)?, off, w))
             }
             "v_bfi_b32" => {
@@ -1279,7 +1318,11 @@ impl Tr<'_> {
                 let zero = b.push(Op::Const(0));
                 let hi = full == "v_mbcnt_hi_u32_b32";
                 // Bits of this half below the lane.
-                let n = if hi { b.push(Op::Bin(BinOp::Sub, lane, c32)) } else { lane };
+                let n = if hi {
+                    b.push(Op::Bin(BinOp::Sub, lane, c32))
+                } else {
+                    lane
+                };
                 let ge = b.push(Op::Cmp(CmpOp::GeU, lane, c32));
                 let lt = b.push(Op::Cmp(CmpOp::LtU, lane, c32));
                 let c31 = b_31(b);
@@ -1299,7 +1342,10 @@ impl Tr<'_> {
             "v_cndmask_b32" => {
                 let m = match i.inst.encoding {
                     Encoding::Vop2 => Operand::Special("vcc"),
-                    _ => srcs.get(2).map(|o| (*o).clone()).ok_or_else(|| unsupported(i, "mask"))?,
+                    _ => srcs
+                        .get(2)
+                        .map(|o| (*o).clone())
+                        .ok_or_else(|| unsupported(i, "mask"))?,
                 };
                 let c = self.mask_bit(b, i, &m)?;
                 b.push(Op::Select(c, arg(1)?, arg(0)?))
@@ -1432,11 +1478,7 @@ impl Tr<'_> {
                 _ => {
                     return Err(Error::State {
                         pc: i.pc,
-                        why: format!(
-                            "V# in s[{}:{}] is not known at recompile time",
-                            rs,
-                            rs + 3
-                        ),
+                        why: format!("V# in s[{}:{}] is not known at recompile time", rs, rs + 3),
                     })
                 }
             }
@@ -1515,7 +1557,12 @@ fn sdwa_select(b: &mut Block, v: Val, sel: u32, sext: bool) -> Option<Val> {
     };
     let o = b.push(Op::Const(off));
     let w = b.push(Op::Const(width));
-    Some(b.push(Op::Tri(if sext { TriOp::BfeI } else { TriOp::BfeU }, v, o, w)))
+    Some(b.push(Op::Tri(
+        if sext { TriOp::BfeI } else { TriOp::BfeU },
+        v,
+        o,
+        w,
+    )))
 }
 
 /// Places the low byte/word of `r` at select `sel` of the destination; the other bits
@@ -1597,4 +1644,3 @@ fn fcmp_of(c: &str) -> Option<CmpOp> {
         _ => return None,
     })
 }
-

@@ -61,7 +61,12 @@ fn main() -> Result<()> {
                     Ok(cap)
                 })();
                 match r {
-                    Ok(cap) => println!("{}: {} bytes, wave{}", f.display(), cap.code.len(), cap.layout.wave),
+                    Ok(cap) => println!(
+                        "{}: {} bytes, wave{}",
+                        f.display(),
+                        cap.code.len(),
+                        cap.layout.wave
+                    ),
                     Err(e) => {
                         bad += 1;
                         println!("{}: {e:#}", f.display());
@@ -100,7 +105,11 @@ fn bench(files: &[PathBuf]) -> Result<()> {
                 break;
             };
             rec.push(t);
-            let (_, d) = dev.compute_pipeline(&reference, spec.buffers.len() as u32, spec.push.len() as u32)?;
+            let (_, d) = dev.compute_pipeline(
+                &reference,
+                spec.buffers.len() as u32,
+                spec.push.len() as u32,
+            )?;
             drv.push(d);
         }
         if rec.is_empty() {
@@ -109,7 +118,11 @@ fn bench(files: &[PathBuf]) -> Result<()> {
         }
         rec.sort();
         drv.sort();
-        rows.push((f.display().to_string(), rec[rec.len() / 2], drv[drv.len() / 2]));
+        rows.push((
+            f.display().to_string(),
+            rec[rec.len() / 2],
+            drv[drv.len() / 2],
+        ));
     }
     if rows.is_empty() {
         bail!("nothing to measure");
@@ -119,7 +132,11 @@ fn bench(files: &[PathBuf]) -> Result<()> {
     r.sort();
     d.sort();
     let (mr, md) = (r[r.len() / 2], d[d.len() / 2]);
-    let slow = rows.iter().max_by_key(|x| x.1).map(|x| x.0.clone()).unwrap_or_default();
+    let slow = rows
+        .iter()
+        .max_by_key(|x| x.1)
+        .map(|x| x.0.clone())
+        .unwrap_or_default();
     println!(
         "{} shaders: median recompile {:.1} us, median driver pipeline creation {:.1} us, ratio {:.3}; slowest {}",
         rows.len(),
