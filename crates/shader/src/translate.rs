@@ -196,7 +196,9 @@ impl Tracker<'_> {
             }
             _ => {}
         }
-        if let Some(n) = Self::smem_dwords(i) {
+        // Only descriptor-table loads (`s_load_*`) are constants; `s_buffer_load_*`
+        // reads buffer contents, which are dynamic, and falls through to `Var`.
+        if let Some(n) = Self::smem_dwords(i).filter(|_| i.name.starts_with("s_load_")) {
             if let Some((d, _)) = operand(i, "sdata").and_then(scalar_regs) {
                 let vals = self.smem_addr(st, i).and_then(|a| self.load(a, n));
                 for k in 0..n {
@@ -641,6 +643,9 @@ impl Tr<'_> {
         let Some(n) = Tracker::smem_dwords(i) else {
             return Err(unsupported(i, "scalar memory operation not translated yet"));
         };
+        if i.name.starts_with("s_buffer_load") {
+            return self.s_buffer_load(b, st, i, n);
+        }
         let Some((d, _)) = operand(i, "sdata").and_then(scalar_regs) else {
             return Err(unsupported(i, "no destination"));
         };
@@ -1445,6 +1450,73 @@ impl Tr<'_> {
         Ok(v)
     }
 
+    /// The binding of the V# in `s[rs:rs+3]`, which must be known here.
+    fn binding_for(&mut self, st: &State, i: &Inst, rs: u16) -> Result<(u32, [u32; 4])> {
+        let mut desc = [0u32; 4];
+        for (k, d) in desc.iter_mut().enumerate() {
+            match st[rs as usize + k] {
+                K::Const(v) => *d = v,
+                _ => {
+                    return Err(Error::State {
+                        pc: i.pc,
+                        why: format!("V# in s[{}:{}] is not known at recompile time", rs, rs + 3),
+                    })
+                }
+            }
+        }
+        let base = desc[0] as u64 | ((desc[1] & 0xffff) as u64) << 32;
+        let binding = match self.buffers.iter().find(|x| x.descriptor == desc) {
+            Some(x) => x.binding,
+            None => {
+                let binding = self.buffers.len() as u32;
+                self.buffers.push(BufferBinding {
+                    binding,
+                    guest_base: base,
+                    num_records: desc[2],
+                    descriptor: desc,
+                });
+                binding
+            }
+        };
+        Ok((binding, desc))
+    }
+
+    /// `s_buffer_load_dword*`: a uniform load through a V# at a (possibly dynamic)
+    /// offset; out-of-range dwords read 0.
+    fn s_buffer_load(&mut self, b: &mut Block, st: &State, i: &Inst, n: usize) -> Result<()> {
+        let Some((d, _)) = operand(i, "sdata").and_then(scalar_regs) else {
+            return Err(unsupported(i, "no destination"));
+        };
+        let Some((rs, 4)) = operand(i, "sbase").and_then(scalar_regs) else {
+            return Err(unsupported(i, "no V# operand"));
+        };
+        let (binding, desc) = self.binding_for(st, i, rs)?;
+        let mut off = b.push(Op::Const(0));
+        for f in ["offset", "soffset"] {
+            if let Some(o) = operand(i, f) {
+                let v = match o {
+                    Operand::Imm(v) => b.push(Op::Const(*v as u32)),
+                    o => self.src(b, i, o)?,
+                };
+                off = b.push(Op::Bin(BinOp::Add, off, v));
+            }
+        }
+        // SMEM ignores the low two offset bits.
+        let m = b.push(Op::Const(!3));
+        let off = b.push(Op::Bin(BinOp::And, off, m));
+        for k in 0..n {
+            let c = b.push(Op::Const(4 * k as u32));
+            let o = b.push(Op::Bin(BinOp::Add, off, c));
+            let v = b.push(Op::Load {
+                binding,
+                offset: o,
+                num_records: desc[2],
+            });
+            b.push(Op::Set(Reg::S(d + k as u16), v));
+        }
+        Ok(())
+    }
+
     fn mubuf(&mut self, b: &mut Block, st: &State, i: &Inst) -> Result<()> {
         let name = i.name.as_str();
         let (store, n) = match name {
@@ -1471,36 +1543,11 @@ impl Tr<'_> {
         let Some((rs, 4)) = operand(i, "srsrc").and_then(scalar_regs) else {
             return Err(unsupported(i, "no V# operand"));
         };
-        let mut desc = [0u32; 4];
-        for (k, d) in desc.iter_mut().enumerate() {
-            match st[rs as usize + k] {
-                K::Const(v) => *d = v,
-                _ => {
-                    return Err(Error::State {
-                        pc: i.pc,
-                        why: format!("V# in s[{}:{}] is not known at recompile time", rs, rs + 3),
-                    })
-                }
-            }
-        }
-        let base = desc[0] as u64 | ((desc[1] & 0xffff) as u64) << 32;
+        let (binding, desc) = self.binding_for(st, i, rs)?;
         let stride = (desc[1] >> 16) & 0x3fff;
         if idxen && stride != 0 {
             return Err(unsupported(i, "indexed (structured) buffer access"));
         }
-        let binding = match self.buffers.iter().find(|x| x.descriptor == desc) {
-            Some(x) => x.binding,
-            None => {
-                let binding = self.buffers.len() as u32;
-                self.buffers.push(BufferBinding {
-                    binding,
-                    guest_base: base,
-                    num_records: desc[2],
-                    descriptor: desc,
-                });
-                binding
-            }
-        };
         let vaddr = match operand(i, "vaddr") {
             Some(Operand::Vgpr { first, .. }) => *first + if idxen { 1 } else { 0 },
             _ => 0,
