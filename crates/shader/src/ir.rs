@@ -164,6 +164,36 @@ pub enum Builtin {
     Lane,
 }
 
+/// Read-modify-write operations of atomics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    MinI,
+    MinU,
+    MaxI,
+    MaxU,
+    And,
+    Or,
+    Xor,
+    Swap,
+}
+
+/// Where an atomic or LDS access goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// A storage buffer binding, with its V# `num_records`.
+    Buffer {
+        /// Binding in set 0.
+        binding: u32,
+        /// Bytes in range.
+        num_records: u32,
+    },
+    /// The workgroup's LDS.
+    Lds,
+}
+
 /// One operation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Op {
@@ -204,6 +234,34 @@ pub enum Op {
         /// V# `num_records` (bytes).
         num_records: u32,
     },
+    /// A dword from LDS at a byte offset; 0 when outside the LDS allocation.
+    LdsLoad(Val),
+    /// A dword to LDS when `guard` holds and it is in range.
+    LdsStore {
+        /// Byte offset.
+        offset: Val,
+        /// The word.
+        value: Val,
+        /// Whether this lane stores.
+        guard: Val,
+    },
+    /// An atomic read-modify-write when `guard` holds and it is in range; the value
+    /// is the old word (0 when it did not run).
+    Atomic {
+        /// Buffer or LDS.
+        space: Space,
+        /// The operation.
+        op: AtomicOp,
+        /// Byte offset.
+        offset: Val,
+        /// The operand.
+        value: Val,
+        /// Whether this lane runs it.
+        guard: Val,
+    },
+    /// A workgroup execution and memory barrier (`s_barrier`, and the ordering the
+    /// guest's lockstep LDS accesses rely on).
+    Barrier,
     /// A dword to a storage buffer, when `guard` holds and it is in range.
     Store {
         /// Binding in set 0.
@@ -223,7 +281,9 @@ impl Op {
     /// The value type this operation defines.
     pub fn ty(&self, types: &[Ty]) -> Ty {
         match self {
-            Op::Nop | Op::Set(..) | Op::Store { .. } => Ty::Void,
+            Op::Nop | Op::Set(..) | Op::Store { .. } | Op::LdsStore { .. } | Op::Barrier => {
+                Ty::Void
+            }
             Op::ConstBool(_) | Op::Cmp(..) | Op::LogicNot(_) => Ty::Bool,
             Op::Bin(BinOp::LogicAnd | BinOp::LogicOr, ..) => Ty::Bool,
             Op::Select(_, a, _) => types[a.0 as usize],
@@ -237,7 +297,18 @@ impl Op {
             Op::Set(_, v) | Op::Un(_, v) | Op::LogicNot(v) | Op::Ballot(v, _) => vec![v],
             Op::Bin(_, a, b) | Op::Cmp(_, a, b) => vec![a, b],
             Op::Tri(_, a, b, c) | Op::Select(a, b, c) => vec![a, b, c],
-            Op::Load { offset, .. } => vec![offset],
+            Op::Load { offset, .. } | Op::LdsLoad(offset) => vec![offset],
+            Op::LdsStore {
+                offset,
+                value,
+                guard,
+            }
+            | Op::Atomic {
+                offset,
+                value,
+                guard,
+                ..
+            } => vec![offset, value, guard],
             Op::Store {
                 offset,
                 value,
@@ -261,7 +332,22 @@ impl Op {
                 *b = f(*b);
                 *c = f(*c);
             }
-            Op::Load { offset, .. } => *offset = f(*offset),
+            Op::Load { offset, .. } | Op::LdsLoad(offset) => *offset = f(*offset),
+            Op::LdsStore {
+                offset,
+                value,
+                guard,
+            }
+            | Op::Atomic {
+                offset,
+                value,
+                guard,
+                ..
+            } => {
+                *offset = f(*offset);
+                *value = f(*value);
+                *guard = f(*guard);
+            }
             Op::Store {
                 offset,
                 value,
@@ -278,7 +364,15 @@ impl Op {
 
     /// True when removing it (if its value is unused) changes nothing.
     pub fn is_pure(&self) -> bool {
-        !matches!(self, Op::Set(..) | Op::Store { .. } | Op::Ballot(..))
+        !matches!(
+            self,
+            Op::Set(..)
+                | Op::Store { .. }
+                | Op::Ballot(..)
+                | Op::LdsStore { .. }
+                | Op::Atomic { .. }
+                | Op::Barrier
+        )
     }
 }
 
@@ -336,4 +430,6 @@ pub struct Module {
     pub push_bytes: u32,
     /// Workgroup size.
     pub workgroup: [u32; 3],
+    /// LDS bytes (a `Workgroup` array when non-zero).
+    pub lds_bytes: u32,
 }

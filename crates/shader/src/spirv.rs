@@ -15,7 +15,9 @@ use spirv::{
     FunctionControl, LoopControl, MemoryModel, Scope, SelectionControl, StorageClass, Word,
 };
 
-use crate::ir::{BinOp, Block, Builtin, CmpOp, Module, Node, Op, Reg, TriOp, Ty, UnOp, Val};
+use crate::ir::{
+    AtomicOp, BinOp, Block, Builtin, CmpOp, Module, Node, Op, Reg, Space, TriOp, Ty, UnOp, Val,
+};
 use crate::{Error, Result, ShaderInput};
 
 // GLSL.std.450 instruction numbers.
@@ -51,6 +53,7 @@ struct Types {
     ptr_sb_u32: Word,
     ptr_pc_u32: Word,
     ptr_in_u32: Word,
+    ptr_wg_u32: Word,
 }
 
 struct Emitter {
@@ -66,6 +69,10 @@ struct Emitter {
     loops: Vec<(Word, Word)>,
     /// Whether the current block still needs a terminator.
     open: bool,
+    /// The LDS array and its size in bytes.
+    lds: Option<(Word, u32)>,
+    /// A function variable holding a guarded atomic's result.
+    atom_tmp: Word,
 }
 
 fn spv_err(e: impl std::fmt::Debug) -> Error {
@@ -130,6 +137,7 @@ pub fn emit(m: &Module, input: &ShaderInput<'_>) -> Result<Vec<u32>> {
         ptr_sb_u32: b.type_pointer(None, StorageClass::StorageBuffer, u32t),
         ptr_pc_u32: b.type_pointer(None, StorageClass::PushConstant, u32t),
         ptr_in_u32: b.type_pointer(None, StorageClass::Input, u32t),
+        ptr_wg_u32: b.type_pointer(None, StorageClass::Workgroup, u32t),
     };
     let mut e = Emitter {
         b,
@@ -142,7 +150,17 @@ pub fn emit(m: &Module, input: &ShaderInput<'_>) -> Result<Vec<u32>> {
         interface: Vec::new(),
         loops: Vec::new(),
         open: false,
+        lds: None,
+        atom_tmp: 0,
     };
+    if m.lds_bytes > 0 {
+        let words = m.lds_bytes.div_ceil(4);
+        let n = e.b.constant_bit32(u32t, words);
+        let arr = e.b.type_array(u32t, n);
+        let ptr = e.b.type_pointer(None, StorageClass::Workgroup, arr);
+        let v = e.b.variable(ptr, None, StorageClass::Workgroup, None);
+        e.lds = Some((v, words * 4));
+    }
     // Storage buffers: struct { uint data[]; } at set 0.
     if !m.buffers.is_empty() {
         let rta = e.b.type_runtime_array(u32t);
@@ -194,6 +212,8 @@ pub fn emit(m: &Module, input: &ShaderInput<'_>) -> Result<Vec<u32>> {
     let mut regs = BTreeSet::new();
     collect_regs(&m.body, &mut regs);
     let zero = e.b.constant_bit32(u32t, 0);
+    e.atom_tmp =
+        e.b.variable(e.t.ptr_fn_u32, None, StorageClass::Function, Some(zero));
     for r in regs {
         let v =
             e.b.variable(e.t.ptr_fn_u32, None, StorageClass::Function, Some(zero));
@@ -442,6 +462,52 @@ impl Emitter {
                     let v = self.b.load(u, None, p, None, []).map_err(spv_err)?;
                     Some(self.b.select(u, None, inr, v, z).map_err(spv_err)?)
                 }
+                Op::LdsLoad(offset) => {
+                    let (lds, size) = self.lds.ok_or_else(|| spv_err("LDS access without LDS"))?;
+                    let (inr, idx) = self.range(g(offset), size)?;
+                    let z = self.c(0);
+                    let safe = self.b.select(u, None, inr, idx, z).map_err(spv_err)?;
+                    let p = self
+                        .b
+                        .access_chain(self.t.ptr_wg_u32, None, lds, [safe])
+                        .map_err(spv_err)?;
+                    let v = self.b.load(u, None, p, None, []).map_err(spv_err)?;
+                    Some(self.b.select(u, None, inr, v, z).map_err(spv_err)?)
+                }
+                Op::LdsStore {
+                    offset,
+                    value,
+                    guard,
+                } => {
+                    let (lds, size) = self.lds.ok_or_else(|| spv_err("LDS access without LDS"))?;
+                    let (inr, idx) = self.range(g(offset), size)?;
+                    let c = self
+                        .b
+                        .logical_and(bo, None, inr, g(guard))
+                        .map_err(spv_err)?;
+                    let val = g(value);
+                    self.guarded(c, |e| {
+                        let p =
+                            e.b.access_chain(e.t.ptr_wg_u32, None, lds, [idx])
+                                .map_err(spv_err)?;
+                        e.b.store(p, val, None, []).map_err(spv_err)
+                    })?;
+                    None
+                }
+                Op::Atomic {
+                    space,
+                    op,
+                    offset,
+                    value,
+                    guard,
+                } => Some(self.atomic(space, op, g(offset), g(value), g(guard))?),
+                Op::Barrier => {
+                    let wg = self.c(Scope::Workgroup as u32);
+                    // AcquireRelease | UniformMemory | WorkgroupMemory.
+                    let sem = self.c(0x8 | 0x40 | 0x100);
+                    self.b.control_barrier(wg, wg, sem).map_err(spv_err)?;
+                    None
+                }
                 Op::Store {
                     binding,
                     offset,
@@ -483,6 +549,81 @@ impl Emitter {
             ids.push(id);
         }
         Ok(ids)
+    }
+
+    /// Runs `f` in a selection construct taken when `c` holds.
+    fn guarded(&mut self, c: Word, f: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        let then_l = self.b.id();
+        let merge = self.b.id();
+        self.b
+            .selection_merge(merge, SelectionControl::NONE)
+            .map_err(spv_err)?;
+        self.b
+            .branch_conditional(c, then_l, merge, [])
+            .map_err(spv_err)?;
+        self.b.begin_block(Some(then_l)).map_err(spv_err)?;
+        f(self)?;
+        self.b.branch(merge).map_err(spv_err)?;
+        self.b.begin_block(Some(merge)).map_err(spv_err)?;
+        Ok(())
+    }
+
+    fn atomic(
+        &mut self,
+        space: Space,
+        op: AtomicOp,
+        off: Word,
+        val: Word,
+        guard: Word,
+    ) -> Result<Word> {
+        let (u, bo) = (self.t.u32, self.t.bool);
+        let (base, size, ptr_ty, scope) = match space {
+            Space::Buffer {
+                binding,
+                num_records,
+            } => (
+                self.buffers[binding as usize],
+                num_records,
+                self.t.ptr_sb_u32,
+                Scope::Device,
+            ),
+            Space::Lds => {
+                let (v, size) = self.lds.ok_or_else(|| spv_err("LDS atomic without LDS"))?;
+                (v, size, self.t.ptr_wg_u32, Scope::Workgroup)
+            }
+        };
+        let (inr, idx) = self.range(off, size)?;
+        let c = self.b.logical_and(bo, None, inr, guard).map_err(spv_err)?;
+        let z = self.c(0);
+        let tmp = self.atom_tmp;
+        self.b.store(tmp, z, None, []).map_err(spv_err)?;
+        let is_buf = matches!(space, Space::Buffer { .. });
+        self.guarded(c, |e| {
+            let p = if is_buf {
+                e.b.access_chain(ptr_ty, None, base, [z, idx])
+            } else {
+                e.b.access_chain(ptr_ty, None, base, [idx])
+            }
+            .map_err(spv_err)?;
+            let sc = e.c(scope as u32);
+            let sem = e.c(0);
+            let b = &mut e.b;
+            let old = match op {
+                AtomicOp::Add => b.atomic_i_add(u, None, p, sc, sem, val),
+                AtomicOp::Sub => b.atomic_i_sub(u, None, p, sc, sem, val),
+                AtomicOp::MinI => b.atomic_s_min(u, None, p, sc, sem, val),
+                AtomicOp::MinU => b.atomic_u_min(u, None, p, sc, sem, val),
+                AtomicOp::MaxI => b.atomic_s_max(u, None, p, sc, sem, val),
+                AtomicOp::MaxU => b.atomic_u_max(u, None, p, sc, sem, val),
+                AtomicOp::And => b.atomic_and(u, None, p, sc, sem, val),
+                AtomicOp::Or => b.atomic_or(u, None, p, sc, sem, val),
+                AtomicOp::Xor => b.atomic_xor(u, None, p, sc, sem, val),
+                AtomicOp::Swap => b.atomic_exchange(u, None, p, sc, sem, val),
+            }
+            .map_err(spv_err)?;
+            e.b.store(tmp, old, None, []).map_err(spv_err)
+        })?;
+        self.b.load(u, None, tmp, None, []).map_err(spv_err)
     }
 
     /// (offset + 4 <= num_records, offset / 4).

@@ -9,7 +9,9 @@ use rdna::{Encoding, Form, Operand, WaveSize};
 use sha1::{Digest, Sha1};
 
 use crate::cfg::{BranchCond, Exit, Inst, Program};
-use crate::ir::{self, BinOp, Block, Builtin, CmpOp, Op, Reg, TriOp, UnOp, Val, EXEC_LO, VCC_LO};
+use crate::ir::{
+    self, AtomicOp, BinOp, Block, Builtin, CmpOp, Op, Reg, Space, TriOp, UnOp, Val, EXEC_LO, VCC_LO,
+};
 use crate::structurize::Node;
 use crate::{BufferBinding, Error, GuestMemory, Result, SgprValue, ShaderInput, VgprValue};
 
@@ -292,6 +294,8 @@ pub fn translate(
         buffers: Vec::new(),
         push_bytes: 0,
         wave64: input.wave == WaveSize::Wave64,
+        lds_reads: true,
+        lds_writes: true,
     };
     let mut body = vec![ir::Node::Code(tr.prologue())];
     body.extend(tr.nodes(tree)?);
@@ -300,6 +304,7 @@ pub fn translate(
         buffers: tr.buffers,
         push_bytes: tr.push_bytes,
         workgroup: input.workgroup,
+        lds_bytes: input.lds_bytes,
     })
 }
 
@@ -333,6 +338,29 @@ struct Tr<'a> {
     buffers: Vec<BufferBinding>,
     push_bytes: u32,
     wave64: bool,
+    /// LDS reads / writes since the last barrier: a guest wave's DS instructions run in
+    /// order across its lanes, which host invocations only do with a barrier between
+    /// conflicting accesses.
+    lds_reads: bool,
+    lds_writes: bool,
+}
+
+fn atomic_of(name: &str) -> Option<AtomicOp> {
+    Some(match name {
+        "add" => AtomicOp::Add,
+        "sub" => AtomicOp::Sub,
+        "smin" | "min_i32" => AtomicOp::MinI,
+        "umin" | "min_u32" => AtomicOp::MinU,
+        "smax" | "max_i32" => AtomicOp::MaxI,
+        "umax" | "max_u32" => AtomicOp::MaxU,
+        "and" | "and_b32" => AtomicOp::And,
+        "or" | "or_b32" => AtomicOp::Or,
+        "xor" | "xor_b32" => AtomicOp::Xor,
+        "swap" | "wrxchg_rtn_b32" => AtomicOp::Swap,
+        "add_u32" => AtomicOp::Add,
+        "sub_u32" => AtomicOp::Sub,
+        _ => return None,
+    })
 }
 
 /// VOP3 input modifiers of one source.
@@ -458,6 +486,9 @@ impl Tr<'_> {
     fn block(&mut self, k: usize) -> Result<Block> {
         let mut st = self.entry[k];
         let mut b = Block::default();
+        // Another block may have touched LDS without a barrier since.
+        self.lds_reads = true;
+        self.lds_writes = true;
         let range = self.p.blocks[k].body.clone();
         for idx in range {
             let i = &self.p.insts[idx];
@@ -500,6 +531,17 @@ impl Tr<'_> {
                 _ => return Err(unsupported(i, format!("64-bit operand {o:?}"))),
             },
         })
+    }
+
+    /// A 64-bit VALU source as (lo, hi): a VGPR or SGPR pair, or a constant.
+    fn vsrc64(&self, b: &mut Block, i: &Inst, o: &Operand) -> Result<(Val, Val)> {
+        match *o {
+            Operand::Vgpr { first, .. } => Ok((
+                b.push(Op::Get(Reg::V(first))),
+                b.push(Op::Get(Reg::V(first + 1))),
+            )),
+            _ => self.src64(b, i, o),
+        }
     }
 
     /// The source operands, in order, after the destinations.
@@ -635,6 +677,13 @@ impl Tr<'_> {
                 self.valu(b, i)
             }
             Encoding::Mubuf => self.mubuf(b, st, i),
+            Encoding::Ds => self.ds(b, i),
+            Encoding::Sopp if i.name == "s_barrier" => {
+                b.push(Op::Barrier);
+                self.lds_reads = false;
+                self.lds_writes = false;
+                Ok(())
+            }
             _ => Err(unsupported(i, "encoding not translated yet")),
         }
     }
@@ -1087,6 +1136,14 @@ impl Tr<'_> {
         }
         let d = self.vdst(i)?;
         let active = self.active(b);
+        if matches!(full, "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64") {
+            let s = self.src(b, i, srcs[0])?;
+            let (lo, hi) = self.vsrc64(b, i, srcs[1])?;
+            let (rlo, rhi) = shift64(b, full, lo, hi, s);
+            self.vset(b, active, d, rlo);
+            self.vset(b, active, d + 1, rhi);
+            return Ok(());
+        }
         let float_op = is_float_op(full);
         let mut v = Vec::new();
         for (k, o) in srcs.iter().enumerate() {
@@ -1517,8 +1574,117 @@ impl Tr<'_> {
         Ok(())
     }
 
+    /// Orders an LDS access after earlier conflicting ones of other lanes.
+    fn lds_order(&mut self, b: &mut Block, reads: bool, writes: bool) {
+        let conflict =
+            (writes && (self.lds_reads || self.lds_writes)) || (reads && self.lds_writes);
+        if conflict {
+            b.push(Op::Barrier);
+            self.lds_reads = false;
+            self.lds_writes = false;
+        }
+        self.lds_reads |= reads;
+        self.lds_writes |= writes;
+    }
+
+    fn ds(&mut self, b: &mut Block, i: &Inst) -> Result<()> {
+        let name = i.name.as_str();
+        let (w0, w1) = (i.inst.words[0], i.inst.words[1]);
+        if (w0 >> 17) & 1 != 0 {
+            return Err(unsupported(i, "GDS"));
+        }
+        let (off0, off1) = (w0 & 0xff, (w0 >> 8) & 0xff);
+        let off16 = off0 | off1 << 8;
+        let addr = (w1 & 0xff) as u16;
+        let data0 = ((w1 >> 8) & 0xff) as u16;
+        let data1 = ((w1 >> 16) & 0xff) as u16;
+        let vdst = ((w1 >> 24) & 0xff) as u16;
+        let op = name.strip_prefix("ds_").unwrap_or(name);
+        // (dword offsets from the address, data registers) for plain reads and writes.
+        let rw: Option<(bool, Vec<(u32, u16)>)> = match op {
+            "write_b32" => Some((true, vec![(off16, data0)])),
+            "write_b64" => Some((true, vec![(off16, data0), (off16 + 4, data0 + 1)])),
+            "write_b96" => Some((
+                true,
+                (0..3).map(|k| (off16 + 4 * k, data0 + k as u16)).collect(),
+            )),
+            "write_b128" => Some((
+                true,
+                (0..4).map(|k| (off16 + 4 * k, data0 + k as u16)).collect(),
+            )),
+            "write2_b32" => Some((true, vec![(off0 * 4, data0), (off1 * 4, data1)])),
+            "write2st64_b32" => Some((true, vec![(off0 * 256, data0), (off1 * 256, data1)])),
+            "read_b32" => Some((false, vec![(off16, vdst)])),
+            "read_b64" => Some((false, vec![(off16, vdst), (off16 + 4, vdst + 1)])),
+            "read_b96" => Some((
+                false,
+                (0..3).map(|k| (off16 + 4 * k, vdst + k as u16)).collect(),
+            )),
+            "read_b128" => Some((
+                false,
+                (0..4).map(|k| (off16 + 4 * k, vdst + k as u16)).collect(),
+            )),
+            "read2_b32" => Some((false, vec![(off0 * 4, vdst), (off1 * 4, vdst + 1)])),
+            "read2st64_b32" => Some((false, vec![(off0 * 256, vdst), (off1 * 256, vdst + 1)])),
+            _ => None,
+        };
+        let active = self.active(b);
+        let base = b.push(Op::Get(Reg::V(addr)));
+        if let Some((write, parts)) = rw {
+            self.lds_order(b, !write, write);
+            let mut loaded = Vec::new();
+            for (off, reg) in parts {
+                let k = b.push(Op::Const(off));
+                let a = b.push(Op::Bin(BinOp::Add, base, k));
+                if write {
+                    let v = b.push(Op::Get(Reg::V(reg)));
+                    b.push(Op::LdsStore {
+                        offset: a,
+                        value: v,
+                        guard: active,
+                    });
+                } else {
+                    loaded.push((reg, b.push(Op::LdsLoad(a))));
+                }
+            }
+            for (reg, v) in loaded {
+                self.vset(b, active, reg, v);
+            }
+            return Ok(());
+        }
+        let (aop, rtn) = match op
+            .strip_suffix("_rtn_u32")
+            .or(op.strip_suffix("_rtn_i32"))
+            .or(op.strip_suffix("_rtn_b32"))
+        {
+            Some(base) => (atomic_of(base).or(atomic_of(op)), true),
+            None => (atomic_of(op), op == "wrxchg_rtn_b32"),
+        };
+        let Some(aop) = aop else {
+            return Err(unsupported(i, "LDS operation not translated yet"));
+        };
+        self.lds_order(b, true, true);
+        let k = b.push(Op::Const(off16));
+        let a = b.push(Op::Bin(BinOp::Add, base, k));
+        let v = b.push(Op::Get(Reg::V(data0)));
+        let old = b.push(Op::Atomic {
+            space: Space::Lds,
+            op: aop,
+            offset: a,
+            value: v,
+            guard: active,
+        });
+        if rtn {
+            self.vset(b, active, vdst, old);
+        }
+        Ok(())
+    }
+
     fn mubuf(&mut self, b: &mut Block, st: &State, i: &Inst) -> Result<()> {
         let name = i.name.as_str();
+        if let Some(op) = name.strip_prefix("buffer_atomic_") {
+            return self.mubuf_atomic(b, st, i, op);
+        }
         let (store, n) = match name {
             "buffer_load_dword" => (false, 1),
             "buffer_load_dwordx2" => (false, 2),
@@ -1641,6 +1807,99 @@ fn sdwa_place(b: &mut Block, r: Val, old: Val, sel: u32, unused: u32) -> Option<
         }
         _ => return None,
     })
+}
+
+impl Tr<'_> {
+    fn mubuf_atomic(&mut self, b: &mut Block, st: &State, i: &Inst, op: &str) -> Result<()> {
+        let Some(aop) = atomic_of(op) else {
+            return Err(unsupported(i, "buffer atomic not translated yet"));
+        };
+        let (w0, w1) = (i.inst.words[0], i.inst.words[1]);
+        let offen = (w0 >> 12) & 1 != 0;
+        let idxen = (w0 >> 13) & 1 != 0;
+        let glc = (w0 >> 14) & 1 != 0;
+        if idxen || (w1 >> 23) & 1 != 0 {
+            return Err(unsupported(i, "indexed or tfe buffer atomic"));
+        }
+        let Some((rs, 4)) = operand(i, "srsrc").and_then(scalar_regs) else {
+            return Err(unsupported(i, "no V# operand"));
+        };
+        let (binding, desc) = self.binding_for(st, i, rs)?;
+        let soff = match operand(i, "soffset") {
+            Some(o) => self.src(b, i, o)?,
+            None => b.push(Op::Const(0)),
+        };
+        let k = b.push(Op::Const(w0 & 0xfff));
+        let mut off = b.push(Op::Bin(BinOp::Add, soff, k));
+        if offen {
+            let va = b.push(Op::Get(Reg::V((w1 & 0xff) as u16)));
+            off = b.push(Op::Bin(BinOp::Add, va, off));
+        }
+        let vdata = ((w1 >> 8) & 0xff) as u16;
+        let active = self.active(b);
+        let v = b.push(Op::Get(Reg::V(vdata)));
+        let old = b.push(Op::Atomic {
+            space: Space::Buffer {
+                binding,
+                num_records: desc[2],
+            },
+            op: aop,
+            offset: off,
+            value: v,
+            guard: active,
+        });
+        if glc {
+            // glc: the pre-operation value comes back in vdata.
+            self.vset(b, active, vdata, old);
+        }
+        Ok(())
+    }
+}
+
+/// A 64-bit shift of (lo, hi) by `s & 63`, from 32-bit operations.
+fn shift64(b: &mut Block, name: &str, lo: Val, hi: Val, s: Val) -> (Val, Val) {
+    let m63 = b.push(Op::Const(63));
+    let s = b.push(Op::Bin(BinOp::And, s, m63));
+    let c32 = b.push(Op::Const(32));
+    let zero = b.push(Op::Const(0));
+    let big = b.push(Op::Cmp(CmpOp::GeU, s, c32));
+    let is0 = b.push(Op::Cmp(CmpOp::Eq, s, zero));
+    let s_lo = b.push(Op::Bin(BinOp::Sub, s, c32)); // s - 32 (used when big)
+    let inv = b.push(Op::Bin(BinOp::Sub, c32, s)); // 32 - s (used when 0 < s < 32)
+    match name {
+        "v_lshlrev_b64" => {
+            let l = b.push(Op::Bin(BinOp::Shl, lo, s));
+            let h = b.push(Op::Bin(BinOp::Shl, hi, s));
+            let carry = b.push(Op::Bin(BinOp::ShrU, lo, inv));
+            let carry = b.push(Op::Select(is0, zero, carry));
+            let h = b.push(Op::Bin(BinOp::Or, h, carry));
+            let hb = b.push(Op::Bin(BinOp::Shl, lo, s_lo));
+            (
+                b.push(Op::Select(big, zero, l)),
+                b.push(Op::Select(big, hb, h)),
+            )
+        }
+        _ => {
+            let arith = name == "v_ashrrev_i64";
+            let op = if arith { BinOp::ShrI } else { BinOp::ShrU };
+            let h = b.push(Op::Bin(op, hi, s));
+            let l = b.push(Op::Bin(BinOp::ShrU, lo, s));
+            let carry = b.push(Op::Bin(BinOp::Shl, hi, inv));
+            let carry = b.push(Op::Select(is0, zero, carry));
+            let l = b.push(Op::Bin(BinOp::Or, l, carry));
+            let lb = b.push(Op::Bin(op, hi, s_lo));
+            let c31 = b.push(Op::Const(31));
+            let fill = if arith {
+                b.push(Op::Bin(BinOp::ShrI, hi, c31))
+            } else {
+                zero
+            };
+            (
+                b.push(Op::Select(big, lb, l)),
+                b.push(Op::Select(big, fill, h)),
+            )
+        }
+    }
 }
 
 fn b_31(b: &mut Block) -> Val {
