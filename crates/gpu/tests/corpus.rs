@@ -60,3 +60,25 @@ fn corpus_passes_on_lavapipe() {
         failed.join("\n")
     );
 }
+
+#[test]
+fn check_compiles_a_new_file_through_radv() {
+    let icd = std::path::Path::new("/usr/share/vulkan/icd.d/radeon_icd.x86_64.json");
+    if !icd.exists() || gpu::device::Device::open(None).is_err() {
+        assert!(!gpu::vulkan_required(), "RADV or lavapipe missing and NATIVE5_REQUIRE_VULKAN=1");
+        eprintln!("skipping check_compiles_a_new_file_through_radv: no RADV ICD or no device");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("fresh.comp");
+    std::fs::write(
+        &f,
+        "#version 450\n// native5-test: groups=2,1,1\n// buffer 0: 64 bytes index\n\
+         layout(local_size_x = 8) in;\n\
+         layout(set = 0, binding = 0) buffer A { uint a[]; };\n\
+         void main() { uint i = gl_GlobalInvocationID.x; a[i] = a[i] * 5u + 1u; }\n",
+    )
+    .expect("write");
+    let r = gpu::check::check_file(&f).expect("check runs");
+    assert!(r.passed() && !r.from_corpus, "{r}");
+}
