@@ -191,7 +191,22 @@ pub struct Output {
 }
 
 /// Recompiles a shader: decode, CFG, structurize, translate, passes, SPIR-V.
+///
+/// MODE: `s_getreg_b32` of the rounding fields (bits 0–3) returns
+/// [`ShaderInput::float_mode`]; `s_setreg_imm32_b32` and `s_round_mode` are accepted
+/// only when they write the value already there; SGPR-sourced MODE writes, other
+/// fields and other hardware registers are errors naming the PC. The emitted arithmetic
+/// rounds to nearest even, so an initial mode with other rounding is refused.
 pub fn recompile(input: &ShaderInput<'_>, mem: &dyn GuestMemory) -> Result<Output> {
+    if input.float_mode.unwrap_or(0) & 0xf != 0 {
+        return Err(Error::State {
+            pc: 0,
+            why: format!(
+                "initial MODE rounding {:#x}: only round-to-nearest-even arithmetic is emitted",
+                input.float_mode.unwrap_or(0) & 0xf
+            ),
+        });
+    }
     let lanes: u32 = input.workgroup.iter().product();
     let wave_lanes = match input.wave {
         WaveSize::Wave32 => 32,
@@ -290,6 +305,33 @@ mod tests {
             .unwrap()
         );
         assert!(text.contains("Loop"), "{text}");
+    }
+
+    #[test]
+    fn mode_register_contract() {
+        let end = 0xbf81_0000;
+        // s_getreg_b32 s0, hwreg(HW_REG_MODE, 0, 4) reads the initial rounding (0).
+        let ok = bytes(&[0xb900_1801, end]);
+        assert!(recompile(&input(&ok), &NoMem).is_ok());
+        // s_setreg_imm32_b32 hwreg(MODE, 0, 4), 0: no change, accepted; bits above the
+        // width are ignored.
+        let same = bytes(&[0xba80_1801, 0x0000_0010, end]);
+        assert!(recompile(&input(&same), &NoMem).is_ok());
+        // ... to 1 (round toward +inf for f32): a change, refused with the PC.
+        let change = bytes(&[0x7e00_0280, 0xba80_0801, 1, end]);
+        let e = recompile(&input(&change), &NoMem).unwrap_err();
+        assert!(matches!(e, Error::Unsupported { pc: 4, .. }), "{e}");
+        // s_setreg_b32 from an SGPR: refused.
+        let sgpr = bytes(&[0xb980_1801, end]);
+        assert!(recompile(&input(&sgpr), &NoMem).is_err());
+        // s_round_mode 0 accepted, 3 refused.
+        assert!(recompile(&input(&bytes(&[0xbfa4_0000, end])), &NoMem).is_ok());
+        assert!(recompile(&input(&bytes(&[0xbfa4_0003, end])), &NoMem).is_err());
+        // Other fields and registers: refused.
+        let status = bytes(&[0xb900_1802, end]);
+        assert!(recompile(&input(&status), &NoMem).is_err());
+        let upper = bytes(&[0xb900_1901, end]);
+        assert!(recompile(&input(&upper), &NoMem).is_err());
     }
 
     #[test]

@@ -678,6 +678,7 @@ impl Tr<'_> {
             }
             Encoding::Mubuf => self.mubuf(b, st, i),
             Encoding::Ds => self.ds(b, i),
+            Encoding::Sopp if i.name == "s_round_mode" => self.round_mode(i),
             Encoding::Sopp if i.name == "s_barrier" => {
                 b.push(Op::Barrier);
                 self.lds_reads = false;
@@ -720,8 +721,72 @@ impl Tr<'_> {
         Ok(())
     }
 
+    /// The initial MODE rounding bits (0–3); round-to-nearest-even when unknown.
+    fn mode_bits(&self) -> u32 {
+        self.input.float_mode.unwrap_or(0) as u32 & 0xf
+    }
+
+    /// `s_getreg_b32` / `s_setreg*`: only the MODE rounding fields, read as the initial
+    /// state and "written" only with the value they already hold (the reference
+    /// architecture's MODE contract). Everything else is an error naming the PC.
+    fn hwreg(&mut self, b: &mut Block, i: &Inst) -> Result<()> {
+        let simm = i.inst.words[0] & 0xffff;
+        let (id, off, size) = (simm & 0x3f, (simm >> 6) & 0x1f, ((simm >> 11) & 0x1f) + 1);
+        const HW_REG_MODE: u32 = 1;
+        if id != HW_REG_MODE || off + size > 4 {
+            return Err(unsupported(
+                i,
+                "hardware register access outside MODE rounding bits 0-3",
+            ));
+        }
+        let mask = (1u32 << size) - 1;
+        let current = (self.mode_bits() >> off) & mask;
+        match i.name.as_str() {
+            "s_getreg_b32" => {
+                let d = self.sdst_reg(i, "sdst")?;
+                let v = b.push(Op::Const(current));
+                b.push(Op::Set(Reg::S(d), v));
+                Ok(())
+            }
+            "s_setreg_imm32_b32" => {
+                let imm = i.inst.words.get(1).copied().unwrap_or(0);
+                // Source bits above the field width are ignored.
+                if imm & mask == current {
+                    Ok(())
+                } else {
+                    Err(unsupported(
+                        i,
+                        format!(
+                            "MODE rounding change to {:#x} (initial {current:#x}) needs                              control-flow-aware mode tracking",
+                            imm & mask
+                        ),
+                    ))
+                }
+            }
+            _ => Err(unsupported(i, "MODE write from an SGPR")),
+        }
+    }
+
+    fn round_mode(&mut self, i: &Inst) -> Result<()> {
+        let imm = i.inst.words[0] & 0xf;
+        if imm == self.mode_bits() {
+            Ok(())
+        } else {
+            Err(unsupported(
+                i,
+                format!(
+                    "rounding mode change to {imm:#x} (initial {:#x})",
+                    self.mode_bits()
+                ),
+            ))
+        }
+    }
+
     fn salu(&mut self, b: &mut Block, i: &Inst) -> Result<()> {
         let name = i.name.as_str();
+        if matches!(name, "s_getreg_b32" | "s_setreg_b32" | "s_setreg_imm32_b32") {
+            return self.hwreg(b, i);
+        }
         let srcs = self.srcs(i);
         let scc_set = |b: &mut Block, c: Val| {
             let one = b.push(Op::Const(1));
