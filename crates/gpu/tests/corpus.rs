@@ -65,7 +65,10 @@ fn corpus_passes_on_lavapipe() {
 fn check_compiles_a_new_file_through_radv() {
     let icd = std::path::Path::new("/usr/share/vulkan/icd.d/radeon_icd.x86_64.json");
     if !icd.exists() || gpu::device::Device::open(None).is_err() {
-        assert!(!gpu::vulkan_required(), "RADV or lavapipe missing and NATIVE5_REQUIRE_VULKAN=1");
+        assert!(
+            !gpu::vulkan_required(),
+            "RADV or lavapipe missing and NATIVE5_REQUIRE_VULKAN=1"
+        );
         eprintln!("skipping check_compiles_a_new_file_through_radv: no RADV ICD or no device");
         return;
     }

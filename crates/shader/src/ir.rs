@@ -223,8 +223,11 @@ pub enum Op {
     Builtin(Builtin),
     /// Dword `n` of the push-constant block.
     Push(u32),
-    /// Half `half` (0 low, 1 high) of the subgroup ballot of a boolean.
+    /// Half `half` (0 low, 1 high) of the wave's ballot of a boolean.
     Ballot(Val, u8),
+    /// The value of a word at another lane (`lane` is masked to the wave size); only
+    /// with [`crate::Mapping::Workgroup`].
+    Shuffle(Val, Val),
     /// A dword from a storage buffer at a byte offset; 0 when out of `num_records`.
     Load {
         /// Binding in set 0.
@@ -295,7 +298,7 @@ impl Op {
     pub fn args(&self) -> Vec<Val> {
         match *self {
             Op::Set(_, v) | Op::Un(_, v) | Op::LogicNot(v) | Op::Ballot(v, _) => vec![v],
-            Op::Bin(_, a, b) | Op::Cmp(_, a, b) => vec![a, b],
+            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::Shuffle(a, b) => vec![a, b],
             Op::Tri(_, a, b, c) | Op::Select(a, b, c) => vec![a, b, c],
             Op::Load { offset, .. } | Op::LdsLoad(offset) => vec![offset],
             Op::LdsStore {
@@ -323,7 +326,7 @@ impl Op {
     pub fn map_args(&mut self, f: &mut dyn FnMut(Val) -> Val) {
         match self {
             Op::Set(_, v) | Op::Un(_, v) | Op::LogicNot(v) | Op::Ballot(v, _) => *v = f(*v),
-            Op::Bin(_, a, b) | Op::Cmp(_, a, b) => {
+            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::Shuffle(a, b) => {
                 *a = f(*a);
                 *b = f(*b);
             }
@@ -369,6 +372,7 @@ impl Op {
             Op::Set(..)
                 | Op::Store { .. }
                 | Op::Ballot(..)
+                | Op::Shuffle(..)
                 | Op::LdsStore { .. }
                 | Op::Atomic { .. }
                 | Op::Barrier
@@ -432,4 +436,8 @@ pub struct Module {
     pub workgroup: [u32; 3],
     /// LDS bytes (a `Workgroup` array when non-zero).
     pub lds_bytes: u32,
+    /// The lane mapping.
+    pub mapping: crate::Mapping,
+    /// Lanes per wave (32 or 64).
+    pub wave_lanes: u32,
 }

@@ -188,6 +188,9 @@ pub struct Output {
     pub push_bytes: u32,
     /// Cache key: SHA-1 of the code and of every descriptor fact specialized on.
     pub key: [u8; 20],
+    /// The lane mapping used; with [`Mapping::Workgroup`] the module's local size is
+    /// the wave size, not the guest workgroup size (dispatch the same group count).
+    pub mapping: Mapping,
 }
 
 /// Recompiles a shader: decode, CFG, structurize, translate, passes, SPIR-V.
@@ -212,22 +215,21 @@ pub fn recompile(input: &ShaderInput<'_>, mem: &dyn GuestMemory) -> Result<Outpu
         WaveSize::Wave32 => 32,
         WaveSize::Wave64 => 64,
     };
-    // Multi-wave workgroups with host subgroup == wave size would also map 1:1, but
-    // need the subgroup id in the lane numbering; until then only one-wave groups.
-    if lanes > input.host_subgroup
-        || lanes > wave_lanes
-        || input.workgroup[1] != 1
-        || input.workgroup[2] != 1
-    {
-        return Err(Error::WaveMapping(format!(
-            "workgroup of {lanes} lanes in wave{wave_lanes} does not fit host subgroup of {}; \
-             (or is not one-dimensional); the exact fallback is not implemented yet",
-            input.host_subgroup
-        )));
-    }
     let program = cfg::Program::decode(input.code, input.target, input.wave)?;
+    let one_d = input.workgroup[1] == 1 && input.workgroup[2] == 1;
+    let mapping = if lanes <= input.host_subgroup && one_d && !translate::uses_cross_lane(&program)
+    {
+        Mapping::Subgroup
+    } else if lanes <= wave_lanes {
+        Mapping::Workgroup
+    } else {
+        return Err(Error::WaveMapping(format!(
+            "workgroup of {lanes} lanes is more than one wave{wave_lanes}; multi-wave \
+             workgroups are not implemented yet"
+        )));
+    };
     let tree = structurize::structurize(&program)?;
-    let mut module = translate::translate(input, &program, &tree, mem)?;
+    let mut module = translate::translate(input, &program, &tree, mem, mapping)?;
     passes::run_all(&mut module);
     let spirv = spirv::emit(&module, input)?;
     let key = translate::cache_key(input, &module);
@@ -236,7 +238,20 @@ pub fn recompile(input: &ShaderInput<'_>, mem: &dyn GuestMemory) -> Result<Outpu
         buffers: module.buffers.clone(),
         push_bytes: module.push_bytes,
         key,
+        mapping,
     })
+}
+
+/// How guest lanes map onto host invocations (see the crate docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Mapping {
+    /// One guest wave is one host subgroup: ballots are subgroup ballots.
+    #[default]
+    Subgroup,
+    /// One guest wave is one host workgroup of wave-size invocations: lanes past the
+    /// guest workgroup exist as inactive lanes, and cross-lane operations go through
+    /// workgroup memory with barriers.
+    Workgroup,
 }
 
 #[cfg(test)]

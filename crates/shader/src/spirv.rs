@@ -73,6 +73,12 @@ struct Emitter {
     lds: Option<(Word, u32)>,
     /// A function variable holding a guarded atomic's result.
     atom_tmp: Word,
+    /// Workgroup mapping: the exchange array (one word per lane) and the ballot words.
+    xch: Option<(Word, Word)>,
+    /// Ballots already computed in the current block, by condition id.
+    ballots: HashMap<Word, (Word, Word)>,
+    /// Lanes per wave.
+    wave_lanes: u32,
 }
 
 fn spv_err(e: impl std::fmt::Debug) -> Error {
@@ -152,7 +158,21 @@ pub fn emit(m: &Module, input: &ShaderInput<'_>) -> Result<Vec<u32>> {
         open: false,
         lds: None,
         atom_tmp: 0,
+        xch: None,
+        ballots: HashMap::new(),
+        wave_lanes: m.wave_lanes,
     };
+    if m.mapping == crate::Mapping::Workgroup {
+        let n = e.b.constant_bit32(u32t, m.wave_lanes);
+        let arr = e.b.type_array(u32t, n);
+        let ptr = e.b.type_pointer(None, StorageClass::Workgroup, arr);
+        let xch = e.b.variable(ptr, None, StorageClass::Workgroup, None);
+        let two = e.b.constant_bit32(u32t, 2);
+        let arr2 = e.b.type_array(u32t, two);
+        let ptr2 = e.b.type_pointer(None, StorageClass::Workgroup, arr2);
+        let bal = e.b.variable(ptr2, None, StorageClass::Workgroup, None);
+        e.xch = Some((xch, bal));
+    }
     if m.lds_bytes > 0 {
         let words = m.lds_bytes.div_ceil(4);
         let n = e.b.constant_bit32(u32t, words);
@@ -195,6 +215,7 @@ pub fn emit(m: &Module, input: &ShaderInput<'_>) -> Result<Vec<u32>> {
         ("local", BuiltIn::LocalInvocationId, true),
         ("num", BuiltIn::NumWorkgroups, true),
         ("lane", BuiltIn::SubgroupLocalInvocationId, false),
+        ("index", BuiltIn::LocalInvocationIndex, false),
     ] {
         let ty = if vec { uvec3 } else { u32t };
         let ptr = e.b.type_pointer(None, StorageClass::Input, ty);
@@ -226,8 +247,13 @@ pub fn emit(m: &Module, input: &ShaderInput<'_>) -> Result<Vec<u32>> {
     e.b.end_function().map_err(spv_err)?;
     let iface = e.interface.clone();
     e.b.entry_point(ExecutionModel::GLCompute, main, "main", iface);
-    let [x, y, z] = input.workgroup;
+    // On the workgroup mapping the host workgroup is one guest wave.
+    let [x, y, z] = match m.mapping {
+        crate::Mapping::Subgroup => input.workgroup,
+        crate::Mapping::Workgroup => [m.wave_lanes, 1, 1],
+    };
     e.b.execution_mode(main, ExecutionMode::LocalSize, [x, y, z]);
+    let _ = &e.builtins;
     Ok(e.b.module().assemble())
 }
 
@@ -377,6 +403,9 @@ impl Emitter {
 
     /// Emits a block; returns the SPIR-V id of each value (None for void or removed).
     fn block(&mut self, blk: &Block) -> Result<Vec<Option<Word>>> {
+        // Memoized ballots are only reused within one block (between two ballots of
+        // the same condition nothing can change it).
+        self.ballots.clear();
         let mut ids: Vec<Option<Word>> = Vec::with_capacity(blk.ops.len());
         for (k, op) in blk.ops.iter().enumerate() {
             let g = |v: Val| ids[v.0 as usize].expect("value defined before use");
@@ -418,6 +447,7 @@ impl Emitter {
                     Builtin::WorkgroupId(a) => self.builtin("wg", Some(a as u32))?,
                     Builtin::LocalId(a) => self.builtin("local", Some(a as u32))?,
                     Builtin::NumWorkgroups(a) => self.builtin("num", Some(a as u32))?,
+                    Builtin::Lane if self.xch.is_some() => self.builtin("index", None)?,
                     Builtin::Lane => self.builtin("lane", None)?,
                 }),
                 Op::Push(n) => {
@@ -429,6 +459,11 @@ impl Emitter {
                         .access_chain(self.t.ptr_pc_u32, None, pv, [z, i])
                         .map_err(spv_err)?;
                     Some(self.b.load(u, None, p, None, []).map_err(spv_err)?)
+                }
+                Op::Shuffle(v, lane) => Some(self.shuffle(g(v), g(lane))?),
+                Op::Ballot(x, half) if self.xch.is_some() => {
+                    let (lo, hi) = self.wg_ballot(g(x))?;
+                    Some(if half == 0 { lo } else { hi })
                 }
                 Op::Ballot(x, half) => {
                     let scope = self.c(Scope::Subgroup as u32);
@@ -549,6 +584,95 @@ impl Emitter {
             ids.push(id);
         }
         Ok(ids)
+    }
+
+    fn wg_barrier(&mut self) -> Result<()> {
+        let wg = self.c(Scope::Workgroup as u32);
+        let sem = self.c(0x8 | 0x100);
+        self.b.control_barrier(wg, wg, sem).map_err(spv_err)
+    }
+
+    fn lane_index(&mut self) -> Result<Word> {
+        self.builtin("index", None)
+    }
+
+    /// A wave ballot in workgroup memory: clear, barrier, OR in each lane's bit,
+    /// barrier, read both words.
+    fn wg_ballot(&mut self, cond: Word) -> Result<(Word, Word)> {
+        if let Some(&r) = self.ballots.get(&cond) {
+            return Ok(r);
+        }
+        let (u, bo) = (self.t.u32, self.t.bool);
+        let (_, bal) = self.xch.ok_or_else(|| spv_err("no exchange arrays"))?;
+        let lane = self.lane_index()?;
+        let z = self.c(0);
+        let one = self.c(1);
+        self.wg_barrier()?;
+        let first = self.b.i_equal(bo, None, lane, z).map_err(spv_err)?;
+        self.guarded(first, |e| {
+            for k in [0, 1] {
+                let kk = e.c(k);
+                let p =
+                    e.b.access_chain(e.t.ptr_wg_u32, None, bal, [kk])
+                        .map_err(spv_err)?;
+                e.b.store(p, z, None, []).map_err(spv_err)?;
+            }
+            Ok(())
+        })?;
+        self.wg_barrier()?;
+        self.guarded(cond, |e| {
+            let five = e.c(5);
+            let m31 = e.c(31);
+            let w =
+                e.b.shift_right_logical(u, None, lane, five)
+                    .map_err(spv_err)?;
+            let bit = e.b.bitwise_and(u, None, lane, m31).map_err(spv_err)?;
+            let mask = e.b.shift_left_logical(u, None, one, bit).map_err(spv_err)?;
+            let p =
+                e.b.access_chain(e.t.ptr_wg_u32, None, bal, [w])
+                    .map_err(spv_err)?;
+            let sc = e.c(Scope::Workgroup as u32);
+            let sem = e.c(0);
+            e.b.atomic_or(u, None, p, sc, sem, mask).map_err(spv_err)?;
+            Ok(())
+        })?;
+        self.wg_barrier()?;
+        let mut out = [0; 2];
+        for (k, o) in out.iter_mut().enumerate() {
+            let kk = self.c(k as u32);
+            let p = self
+                .b
+                .access_chain(self.t.ptr_wg_u32, None, bal, [kk])
+                .map_err(spv_err)?;
+            *o = self.b.load(u, None, p, None, []).map_err(spv_err)?;
+        }
+        let r = (out[0], out[1]);
+        self.ballots.insert(cond, r);
+        Ok(r)
+    }
+
+    /// `v` at lane `src` of the wave, through the exchange array.
+    fn shuffle(&mut self, v: Word, src: Word) -> Result<Word> {
+        let u = self.t.u32;
+        let (xch, _) = self
+            .xch
+            .ok_or_else(|| spv_err("cross-lane read without exchange"))?;
+        let lane = self.lane_index()?;
+        // The barrier before the write also orders it after the previous exchange's reads.
+        self.wg_barrier()?;
+        let p = self
+            .b
+            .access_chain(self.t.ptr_wg_u32, None, xch, [lane])
+            .map_err(spv_err)?;
+        self.b.store(p, v, None, []).map_err(spv_err)?;
+        self.wg_barrier()?;
+        let m = self.c(self.wave_lanes - 1);
+        let s = self.b.bitwise_and(u, None, src, m).map_err(spv_err)?;
+        let q = self
+            .b
+            .access_chain(self.t.ptr_wg_u32, None, xch, [s])
+            .map_err(spv_err)?;
+        self.b.load(u, None, q, None, []).map_err(spv_err)
     }
 
     /// Runs `f` in a selection construct taken when `c` holds.

@@ -13,7 +13,9 @@ use crate::ir::{
     self, AtomicOp, BinOp, Block, Builtin, CmpOp, Op, Reg, Space, TriOp, UnOp, Val, EXEC_LO, VCC_LO,
 };
 use crate::structurize::Node;
-use crate::{BufferBinding, Error, GuestMemory, Result, SgprValue, ShaderInput, VgprValue};
+use crate::{
+    BufferBinding, Error, GuestMemory, Mapping, Result, SgprValue, ShaderInput, VgprValue,
+};
 
 /// What resource tracking knows about one scalar register.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -277,12 +279,31 @@ fn track(input: &ShaderInput<'_>, p: &Program, t: &Tracker<'_>) -> Vec<State> {
     entry
 }
 
+/// Whether the program reads other lanes' values (which needs [`Mapping::Workgroup`]).
+pub fn uses_cross_lane(p: &Program) -> bool {
+    p.insts.iter().any(|i| {
+        matches!(i.inst.form, Form::Dpp16 | Form::Dpp8)
+            || matches!(
+                i.name.as_str(),
+                "v_readlane_b32"
+                    | "v_readfirstlane_b32"
+                    | "v_writelane_b32"
+                    | "v_permlane16_b32"
+                    | "v_permlanex16_b32"
+                    | "ds_swizzle_b32"
+                    | "ds_bpermute_b32"
+                    | "ds_permute_b32"
+            )
+    })
+}
+
 /// Translates a structured program into the IR.
 pub fn translate(
     input: &ShaderInput<'_>,
     p: &Program,
     tree: &[Node],
     mem: &dyn GuestMemory,
+    mapping: Mapping,
 ) -> Result<ir::Module> {
     let tracker = Tracker { mem };
     let entry = track(input, p, &tracker);
@@ -296,6 +317,7 @@ pub fn translate(
         wave64: input.wave == WaveSize::Wave64,
         lds_reads: true,
         lds_writes: true,
+        mapping,
     };
     let mut body = vec![ir::Node::Code(tr.prologue())];
     body.extend(tr.nodes(tree)?);
@@ -305,6 +327,8 @@ pub fn translate(
         push_bytes: tr.push_bytes,
         workgroup: input.workgroup,
         lds_bytes: input.lds_bytes,
+        mapping,
+        wave_lanes: if tr.wave64 { 64 } else { 32 },
     })
 }
 
@@ -343,6 +367,7 @@ struct Tr<'a> {
     /// conflicting accesses.
     lds_reads: bool,
     lds_writes: bool,
+    mapping: Mapping,
 }
 
 fn atomic_of(name: &str) -> Option<AtomicOp> {
@@ -414,7 +439,15 @@ impl Tr<'_> {
             };
             b.push(Op::Set(Reg::V(r), val));
         }
-        let t = b.push(Op::ConstBool(true));
+        // The guest workgroup's lanes start active; on the workgroup mapping the lanes
+        // past it exist with EXEC clear, as on the hardware.
+        let t = match self.mapping {
+            Mapping::Subgroup => b.push(Op::ConstBool(true)),
+            Mapping::Workgroup => {
+                let n = b.push(Op::Const(self.input.workgroup.iter().product()));
+                b.push(Op::Cmp(CmpOp::LtU, lane, n))
+            }
+        };
         let lo = b.push(Op::Ballot(t, 0));
         b.push(Op::Set(Reg::S(EXEC_LO), lo));
         let hi = if self.wave64 {
@@ -507,7 +540,7 @@ impl Tr<'_> {
             Operand::InlineFloat(e) => b.push(Op::Const(inline_f32(e))),
             Operand::Literal(v) => b.push(Op::Const(v)),
             Operand::Special("null") => b.push(Op::Const(0)),
-            Operand::Special("scc") => b.push(Op::Get(Reg::Scc)),
+            Operand::Special("scc" | "src_scc") => b.push(Op::Get(Reg::Scc)),
             _ => match scalar_regs(o) {
                 Some((r, _)) => b.push(Op::Get(Reg::S(r))),
                 None => return Err(unsupported(i, format!("operand {o:?}"))),
@@ -556,6 +589,18 @@ impl Tr<'_> {
 
     fn vop3_mods(&self, i: &Inst) -> ([Mods; 3], bool, u32) {
         let mut m = [Mods::default(); 3];
+        if i.inst.form == Form::Dpp16 {
+            let w = i.inst.words[1];
+            m[0] = Mods {
+                neg: (w >> 20) & 1 != 0,
+                abs: (w >> 21) & 1 != 0,
+            };
+            m[1] = Mods {
+                neg: (w >> 22) & 1 != 0,
+                abs: (w >> 23) & 1 != 0,
+            };
+            return (m, false, 0);
+        }
         if i.inst.form == Form::Sdwa {
             let w = i.inst.words[1];
             m[0] = Mods {
@@ -668,7 +713,8 @@ impl Tr<'_> {
             Encoding::Smem => self.smem(b, st, i),
             Encoding::Vop1 | Encoding::Vop2 | Encoding::Vop3 | Encoding::Vopc => {
                 let sdwa_ok = i.inst.form == Form::Sdwa && i.inst.encoding != Encoding::Vopc;
-                if i.inst.form != Form::Basic && !sdwa_ok {
+                let dpp_ok = i.inst.form == Form::Dpp16 && i.inst.encoding != Encoding::Vopc;
+                if i.inst.form != Form::Basic && !sdwa_ok && !dpp_ok {
                     return Err(unsupported(
                         i,
                         "DPP and VOPC-SDWA forms are not translated yet",
@@ -866,6 +912,41 @@ impl Tr<'_> {
                 scc_set(b, c);
                 return Ok(());
             }
+            if op == "s_not" {
+                let d = self.sdst_reg(i, "sdst")?;
+                let (a0, a1) = self.src64(b, i, srcs[0])?;
+                let r0 = b.push(Op::Un(UnOp::Not, a0));
+                let r1 = b.push(Op::Un(UnOp::Not, a1));
+                b.push(Op::Set(Reg::S(d), r0));
+                b.push(Op::Set(Reg::S(d + 1), r1));
+                let o = b.push(Op::Bin(BinOp::Or, r0, r1));
+                let c = nonzero(b, o);
+                scc_set(b, c);
+                return Ok(());
+            }
+            if op == "s_bfm" {
+                // ((1 << width) - 1) << offset, 64-bit; width and offset are 6-bit.
+                let d = self.sdst_reg(i, "sdst")?;
+                let w = self.src(b, i, srcs[0])?;
+                let o = self.src(b, i, srcs[1])?;
+                let one = b.push(Op::Const(1));
+                let zero = b.push(Op::Const(0));
+                let (bl, bh) = shift64(b, "v_lshlrev_b64", one, zero, w);
+                let c64 = b.push(Op::Const(63));
+                let wm = b.push(Op::Bin(BinOp::And, w, c64));
+                let none = b.push(Op::Cmp(CmpOp::Eq, wm, zero));
+                // 64-bit (1 << w) - 1: borrow from the high word when the low one is 0.
+                let borrow = b.push(Op::Cmp(CmpOp::Eq, bl, zero));
+                let ml = b.push(Op::Bin(BinOp::Sub, bl, one));
+                let bh1 = b.push(Op::Bin(BinOp::Sub, bh, one));
+                let mh = b.push(Op::Select(borrow, bh1, bh));
+                let ml = b.push(Op::Select(none, zero, ml));
+                let mh = b.push(Op::Select(none, zero, mh));
+                let (rl, rh) = shift64(b, "v_lshlrev_b64", ml, mh, o);
+                b.push(Op::Set(Reg::S(d), rl));
+                b.push(Op::Set(Reg::S(d + 1), rh));
+                return Ok(());
+            }
             if op == "s_mov" || op == "s_cselect" {
                 let d = self.sdst_reg(i, "sdst")?;
                 let (a0, a1) = self.src64(b, i, srcs[0])?;
@@ -884,6 +965,49 @@ impl Tr<'_> {
             if op == "s_cmp_eq_u64" || op == "s_cmp_lg_u64" {
                 unreachable!()
             }
+        }
+        if matches!(name, "s_ff1_i32_b64" | "s_bcnt1_i32_b64") {
+            let d = self.sdst_reg(i, "sdst")?;
+            let (lo, hi) = self.src64(b, i, srcs[0])?;
+            if name == "s_ff1_i32_b64" {
+                // Lowest set bit of the 64-bit value, -1 when none.
+                let flo = b.push(Op::Un(UnOp::FindLsb, lo));
+                let fhi = b.push(Op::Un(UnOp::FindLsb, hi));
+                let c32 = b.push(Op::Const(32));
+                let h = b.push(Op::Bin(BinOp::Add, fhi, c32));
+                let z = b.push(Op::Const(0));
+                let all = b.push(Op::Const(u32::MAX));
+                let hi_set = b.push(Op::Cmp(CmpOp::Ne, hi, z));
+                let h = b.push(Op::Select(hi_set, h, all));
+                let lo_set = b.push(Op::Cmp(CmpOp::Ne, lo, z));
+                let r = b.push(Op::Select(lo_set, flo, h));
+                b.push(Op::Set(Reg::S(d), r));
+            } else {
+                let a = b.push(Op::Un(UnOp::BitCount, lo));
+                let c = b.push(Op::Un(UnOp::BitCount, hi));
+                let r = b.push(Op::Bin(BinOp::Add, a, c));
+                b.push(Op::Set(Reg::S(d), r));
+                let c = nonzero(b, r);
+                scc_set(b, c);
+            }
+            return Ok(());
+        }
+        if matches!(name, "s_lshl_b64" | "s_lshr_b64" | "s_ashr_i64") {
+            let d = self.sdst_reg(i, "sdst")?;
+            let (lo, hi) = self.src64(b, i, srcs[0])?;
+            let sh = self.src(b, i, srcs[1])?;
+            let vname = match name {
+                "s_lshl_b64" => "v_lshlrev_b64",
+                "s_lshr_b64" => "v_lshrrev_b64",
+                _ => "v_ashrrev_i64",
+            };
+            let (rl, rh) = shift64(b, vname, lo, hi, sh);
+            b.push(Op::Set(Reg::S(d), rl));
+            b.push(Op::Set(Reg::S(d + 1), rh));
+            let o = b.push(Op::Bin(BinOp::Or, rl, rh));
+            let c = nonzero(b, o);
+            scc_set(b, c);
+            return Ok(());
         }
         if name == "s_cmp_eq_u64" || name == "s_cmp_lg_u64" {
             let (a0, a1) = self.src64(b, i, srcs[0])?;
@@ -1199,6 +1323,9 @@ impl Tr<'_> {
             self.mask_set(b, active, d, c);
             return Ok(());
         }
+        if let Some(r) = self.cross_lane(b, i, full, &srcs)? {
+            return Ok(r);
+        }
         let d = self.vdst(i)?;
         let active = self.active(b);
         if matches!(full, "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64") {
@@ -1219,6 +1346,23 @@ impl Tr<'_> {
                 break;
             }
             v.push(self.fsrc(b, i, o, m, float_op)?);
+        }
+        // DPP: src0 comes from another lane; some lanes may not write.
+        let mut write_ok = None;
+        if i.inst.form == Form::Dpp16 {
+            let (val, ok) = self.dpp16(b, i)?;
+            let m = mods[0];
+            let mut val = val;
+            if m.abs {
+                val = b.push(Op::Un(UnOp::FAbs, val));
+            }
+            if m.neg {
+                val = b.push(Op::Un(UnOp::FNeg, val));
+            }
+            if !v.is_empty() {
+                v[0] = val;
+            }
+            write_ok = Some(ok);
         }
         let sdwa = (i.inst.form == Form::Sdwa).then(|| i.inst.words[1]);
         if let Some(w) = sdwa {
@@ -1545,6 +1689,10 @@ impl Tr<'_> {
         } else {
             r
         };
+        let active = match write_ok {
+            Some(ok) => b.push(Op::Bin(BinOp::LogicAnd, active, ok)),
+            None => active,
+        };
         let r = match sdwa {
             Some(w) if (w >> 8) & 7 != 6 => {
                 let old = b.push(Op::Get(Reg::V(d)));
@@ -1717,6 +1865,21 @@ impl Tr<'_> {
             }
             return Ok(());
         }
+        if op == "bpermute_b32" {
+            // Each lane reads data0 of lane (addr + offset) / 4; inactive sources read 0.
+            let k = b.push(Op::Const(off16));
+            let a = b.push(Op::Bin(BinOp::Add, base, k));
+            let two = b.push(Op::Const(2));
+            let src = b.push(Op::Bin(BinOp::ShrU, a, two));
+            let m = b.push(Op::Const(self.lane_mask()));
+            let src = b.push(Op::Bin(BinOp::And, src, m));
+            let v = self.read_lane(b, i, data0, src)?;
+            let e = self.exec_bit(b, src);
+            let zero = b.push(Op::Const(0));
+            let v = b.push(Op::Select(e, v, zero));
+            self.vset(b, active, vdst, v);
+            return Ok(());
+        }
         let (aop, rtn) = match op
             .strip_suffix("_rtn_u32")
             .or(op.strip_suffix("_rtn_i32"))
@@ -1875,6 +2038,232 @@ fn sdwa_place(b: &mut Block, r: Val, old: Val, sel: u32, unused: u32) -> Option<
 }
 
 impl Tr<'_> {
+    fn lane_mask(&self) -> u32 {
+        if self.wave64 {
+            63
+        } else {
+            31
+        }
+    }
+
+    /// The value of VGPR `reg` at lane `src` (a value).
+    fn read_lane(&self, b: &mut Block, i: &Inst, reg: u16, src: Val) -> Result<Val> {
+        if self.mapping != Mapping::Workgroup {
+            return Err(unsupported(
+                i,
+                "cross-lane read outside the workgroup mapping",
+            ));
+        }
+        let v = b.push(Op::Get(Reg::V(reg)));
+        let m = b.push(Op::Const(self.lane_mask()));
+        let l = b.push(Op::Bin(BinOp::And, src, m));
+        Ok(b.push(Op::Shuffle(v, l)))
+    }
+
+    /// Whether lane `l` (a value) is set in EXEC.
+    fn exec_bit(&self, b: &mut Block, l: Val) -> Val {
+        let lo = b.push(Op::Get(Reg::S(EXEC_LO)));
+        self.lane_bit(b, lo, l, EXEC_LO)
+    }
+
+    /// DPP16's src0 for this lane: (value, whether this lane writes).
+    fn dpp16(&self, b: &mut Block, i: &Inst) -> Result<(Val, Val)> {
+        let w = i.inst.words[1];
+        let src0 = (w & 0xff) as u16;
+        let ctrl = (w >> 8) & 0x1ff;
+        let fi = (w >> 18) & 1 != 0;
+        let bound_zero = (w >> 19) & 1 != 0;
+        let bank_mask = (w >> 24) & 0xf;
+        let row_mask = (w >> 28) & 0xf;
+        let lane = b.push(Op::Builtin(Builtin::Lane));
+        let c = |b: &mut Block, v: u32| b.push(Op::Const(v));
+        let m15 = c(b, 15);
+        let r = b.push(Op::Bin(BinOp::And, lane, m15));
+        let not15 = c(b, !15);
+        let row_base = b.push(Op::Bin(BinOp::And, lane, not15));
+        let t = b.push(Op::ConstBool(true));
+        // (source lane within the row, whether it is inside the row)
+        let (sr, in_row) = match ctrl {
+            0x000..=0x0ff => {
+                let m3 = c(b, 3);
+                let q = b.push(Op::Bin(BinOp::And, lane, m3));
+                let two = c(b, 2);
+                let sh = b.push(Op::Bin(BinOp::Mul, q, two));
+                let cc = c(b, ctrl);
+                let sel = b.push(Op::Bin(BinOp::ShrU, cc, sh));
+                let sel = b.push(Op::Bin(BinOp::And, sel, m3));
+                let qb = c(b, 12);
+                let quad = b.push(Op::Bin(BinOp::And, r, qb));
+                (b.push(Op::Bin(BinOp::Or, quad, sel)), t)
+            }
+            0x101..=0x10f => {
+                let n = c(b, ctrl & 0xf);
+                let s = b.push(Op::Bin(BinOp::Add, r, n));
+                let sixteen = c(b, 16);
+                (s, b.push(Op::Cmp(CmpOp::LtU, s, sixteen)))
+            }
+            0x111..=0x11f => {
+                let n = c(b, ctrl & 0xf);
+                let s = b.push(Op::Bin(BinOp::Sub, r, n));
+                (s, b.push(Op::Cmp(CmpOp::GeU, r, n)))
+            }
+            0x121..=0x12f => {
+                let n = c(b, ctrl & 0xf);
+                let s = b.push(Op::Bin(BinOp::Sub, r, n));
+                (b.push(Op::Bin(BinOp::And, s, m15)), t)
+            }
+            0x140 => (b.push(Op::Bin(BinOp::Sub, m15, r)), t),
+            0x141 => {
+                let m8 = c(b, 8);
+                let hi = b.push(Op::Bin(BinOp::And, r, m8));
+                let m7 = c(b, 7);
+                let lo = b.push(Op::Bin(BinOp::And, r, m7));
+                let inv = b.push(Op::Bin(BinOp::Sub, m7, lo));
+                (b.push(Op::Bin(BinOp::Or, hi, inv)), t)
+            }
+            0x150..=0x15f => (c(b, ctrl & 0xf), t),
+            0x160..=0x16f => {
+                let n = c(b, ctrl & 0xf);
+                (b.push(Op::Bin(BinOp::Xor, r, n)), t)
+            }
+            _ => return Err(unsupported(i, format!("DPP control {ctrl:#x}"))),
+        };
+        let sr = b.push(Op::Bin(BinOp::And, sr, m15));
+        let src = b.push(Op::Bin(BinOp::Or, row_base, sr));
+        let fetched = self.read_lane(b, i, src0, src)?;
+        let valid = if fi {
+            in_row
+        } else {
+            let e = self.exec_bit(b, src);
+            b.push(Op::Bin(BinOp::LogicAnd, in_row, e))
+        };
+        let zero = c(b, 0);
+        let val = b.push(Op::Select(valid, fetched, zero));
+        let mut ok = if bound_zero { t } else { valid };
+        // Row and bank masks: lanes whose row or bank bit is clear do not write.
+        for (mask, shift, and) in [(row_mask, 4u32, 3u32), (bank_mask, 2, 3)] {
+            if mask != 0xf {
+                let sh = c(b, shift);
+                let x = b.push(Op::Bin(BinOp::ShrU, lane, sh));
+                let a = c(b, and);
+                let idx = b.push(Op::Bin(BinOp::And, x, a));
+                let mv = c(b, mask);
+                let bit = b.push(Op::Bin(BinOp::ShrU, mv, idx));
+                let one = c(b, 1);
+                let bit = b.push(Op::Bin(BinOp::And, bit, one));
+                let set = b.push(Op::Cmp(CmpOp::Ne, bit, zero));
+                ok = b.push(Op::Bin(BinOp::LogicAnd, ok, set));
+            }
+        }
+        Ok((val, ok))
+    }
+
+    /// Lane-crossing VALU instructions; `Some(())` when handled.
+    fn cross_lane(
+        &mut self,
+        b: &mut Block,
+        i: &Inst,
+        name: &str,
+        srcs: &[&Operand],
+    ) -> Result<Option<()>> {
+        let vreg = |o: &Operand| match o {
+            Operand::Vgpr { first, .. } => Some(*first),
+            _ => None,
+        };
+        match name {
+            "v_readlane_b32" | "v_readfirstlane_b32" => {
+                let d = match i.inst.operands.first().and_then(|(_, o)| scalar_regs(o)) {
+                    Some((r, _)) => r,
+                    None => return Err(unsupported(i, "readlane destination")),
+                };
+                let Some(v) = srcs.first().and_then(|o| vreg(o)) else {
+                    return Err(unsupported(i, "readlane source must be a VGPR"));
+                };
+                let lane = if name == "v_readlane_b32" {
+                    let o = srcs.get(1).ok_or_else(|| unsupported(i, "lane select"))?;
+                    self.src(b, i, o)?
+                } else {
+                    // The first active lane; lane 0 when none is.
+                    let lo = b.push(Op::Get(Reg::S(EXEC_LO)));
+                    let flo = b.push(Op::Un(UnOp::FindLsb, lo));
+                    let zero = b.push(Op::Const(0));
+                    let lo_set = b.push(Op::Cmp(CmpOp::Ne, lo, zero));
+                    if self.wave64 {
+                        let hi = b.push(Op::Get(Reg::S(EXEC_LO + 1)));
+                        let fhi = b.push(Op::Un(UnOp::FindLsb, hi));
+                        let c32 = b.push(Op::Const(32));
+                        let h = b.push(Op::Bin(BinOp::Add, fhi, c32));
+                        let hi_set = b.push(Op::Cmp(CmpOp::Ne, hi, zero));
+                        let h = b.push(Op::Select(hi_set, h, zero));
+                        b.push(Op::Select(lo_set, flo, h))
+                    } else {
+                        b.push(Op::Select(lo_set, flo, zero))
+                    }
+                };
+                let r = self.read_lane(b, i, v, lane)?;
+                b.push(Op::Set(Reg::S(d), r));
+                Ok(Some(()))
+            }
+            "v_writelane_b32" => {
+                let d = self.vdst(i)?;
+                let val = self.src(b, i, srcs[0])?;
+                let sel = self.src(b, i, srcs.get(1).ok_or_else(|| unsupported(i, "lane"))?)?;
+                let m = b.push(Op::Const(self.lane_mask()));
+                let sel = b.push(Op::Bin(BinOp::And, sel, m));
+                let lane = b.push(Op::Builtin(Builtin::Lane));
+                // Writes regardless of EXEC.
+                let me = b.push(Op::Cmp(CmpOp::Eq, lane, sel));
+                self.vset(b, me, d, val);
+                Ok(Some(()))
+            }
+            "v_permlane16_b32" | "v_permlanex16_b32" => {
+                let d = self.vdst(i)?;
+                let Some(v) = srcs.first().and_then(|o| vreg(o)) else {
+                    return Err(unsupported(i, "permlane source must be a VGPR"));
+                };
+                let s1 = self.src(b, i, srcs[1])?;
+                let s2 = self.src(b, i, srcs[2])?;
+                let w0 = i.inst.words[0];
+                let fi = (w0 >> 11) & 1 != 0;
+                let bound_zero = (w0 >> 12) & 1 != 0;
+                let lane = b.push(Op::Builtin(Builtin::Lane));
+                let m15 = b.push(Op::Const(15));
+                let r = b.push(Op::Bin(BinOp::And, lane, m15));
+                let m7 = b.push(Op::Const(7));
+                let k = b.push(Op::Bin(BinOp::And, r, m7));
+                let four = b.push(Op::Const(4));
+                let sh = b.push(Op::Bin(BinOp::Mul, k, four));
+                let eight = b.push(Op::Const(8));
+                let upper = b.push(Op::Cmp(CmpOp::GeU, r, eight));
+                let word = b.push(Op::Select(upper, s2, s1));
+                let sel = b.push(Op::Bin(BinOp::ShrU, word, sh));
+                let sel = b.push(Op::Bin(BinOp::And, sel, m15));
+                let not15 = b.push(Op::Const(!15));
+                let mut row = b.push(Op::Bin(BinOp::And, lane, not15));
+                if name == "v_permlanex16_b32" {
+                    // The other row of the pair.
+                    let sixteen = b.push(Op::Const(16));
+                    row = b.push(Op::Bin(BinOp::Xor, row, sixteen));
+                }
+                let src = b.push(Op::Bin(BinOp::Or, row, sel));
+                let fetched = self.read_lane(b, i, v, src)?;
+                let active = self.active(b);
+                let valid = if fi {
+                    b.push(Op::ConstBool(true))
+                } else {
+                    self.exec_bit(b, src)
+                };
+                let zero = b.push(Op::Const(0));
+                let old = b.push(Op::Get(Reg::V(d)));
+                let other = if bound_zero { zero } else { old };
+                let val = b.push(Op::Select(valid, fetched, other));
+                self.vset(b, active, d, val);
+                Ok(Some(()))
+            }
+            _ => Ok(None),
+        }
+    }
+
     fn mubuf_atomic(&mut self, b: &mut Block, st: &State, i: &Inst, op: &str) -> Result<()> {
         let Some(aop) = atomic_of(op) else {
             return Err(unsupported(i, "buffer atomic not translated yet"));
