@@ -36,6 +36,8 @@ pub enum Ty {
     U32,
     /// A boolean.
     Bool,
+    /// A 64-bit word (a register pair; f64 values are their bit patterns).
+    U64,
     /// No value (stores, register writes).
     Void,
 }
@@ -72,6 +74,18 @@ pub enum UnOp {
     FFract,
     /// Saturate to [0, 1] (the clamp modifier).
     FClamp01,
+    /// f32 → f64 (U32 → U64).
+    F64FromF32,
+    /// f64 → f32, rounding to nearest even (U64 → U32).
+    F32FromF64,
+    /// i32 → f64 (U32 → U64).
+    F64FromI32,
+    /// u32 → f64 (U32 → U64).
+    F64FromU32,
+    /// f64 → i32, saturating, NaN → 0 (U64 → U32).
+    I32FromF64,
+    /// f64 → u32, saturating, NaN → 0 (U64 → U32).
+    U32FromF64,
 }
 
 /// Binary operations.
@@ -201,6 +215,10 @@ pub enum Op {
     Nop,
     /// A word constant.
     Const(u32),
+    /// A 64-bit value from (low, high) words.
+    Pack64(Val, Val),
+    /// Word `half` (0 low, 1 high) of a 64-bit value.
+    Half(Val, u8),
     /// A boolean constant.
     ConstBool(bool),
     /// Reads a register.
@@ -289,7 +307,13 @@ impl Op {
             }
             Op::ConstBool(_) | Op::Cmp(..) | Op::LogicNot(_) => Ty::Bool,
             Op::Bin(BinOp::LogicAnd | BinOp::LogicOr, ..) => Ty::Bool,
-            Op::Select(_, a, _) => types[a.0 as usize],
+            Op::Select(_, a, _) | Op::Bin(_, a, _) | Op::Tri(_, a, ..) => types[a.0 as usize],
+            Op::Pack64(..) => Ty::U64,
+            Op::Un(op, a) => match op {
+                UnOp::F64FromF32 | UnOp::F64FromI32 | UnOp::F64FromU32 => Ty::U64,
+                UnOp::F32FromF64 | UnOp::I32FromF64 | UnOp::U32FromF64 => Ty::U32,
+                _ => types[a.0 as usize],
+            },
             _ => Ty::U32,
         }
     }
@@ -297,8 +321,12 @@ impl Op {
     /// The values this operation reads.
     pub fn args(&self) -> Vec<Val> {
         match *self {
-            Op::Set(_, v) | Op::Un(_, v) | Op::LogicNot(v) | Op::Ballot(v, _) => vec![v],
-            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::Shuffle(a, b) => vec![a, b],
+            Op::Set(_, v) | Op::Un(_, v) | Op::LogicNot(v) | Op::Ballot(v, _) | Op::Half(v, _) => {
+                vec![v]
+            }
+            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::Shuffle(a, b) | Op::Pack64(a, b) => {
+                vec![a, b]
+            }
             Op::Tri(_, a, b, c) | Op::Select(a, b, c) => vec![a, b, c],
             Op::Load { offset, .. } | Op::LdsLoad(offset) => vec![offset],
             Op::LdsStore {
@@ -325,8 +353,10 @@ impl Op {
     /// Rewrites the values this operation reads.
     pub fn map_args(&mut self, f: &mut dyn FnMut(Val) -> Val) {
         match self {
-            Op::Set(_, v) | Op::Un(_, v) | Op::LogicNot(v) | Op::Ballot(v, _) => *v = f(*v),
-            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::Shuffle(a, b) => {
+            Op::Set(_, v) | Op::Un(_, v) | Op::LogicNot(v) | Op::Ballot(v, _) | Op::Half(v, _) => {
+                *v = f(*v)
+            }
+            Op::Bin(_, a, b) | Op::Cmp(_, a, b) | Op::Shuffle(a, b) | Op::Pack64(a, b) => {
                 *a = f(*a);
                 *b = f(*b);
             }

@@ -43,6 +43,10 @@ const GLSL_FIND_UMSB: u32 = 75;
 const GLSL_NMIN: u32 = 79;
 const GLSL_NMAX: u32 = 80;
 
+fn is_to64(op: UnOp) -> bool {
+    matches!(op, UnOp::F64FromF32 | UnOp::F64FromI32 | UnOp::F64FromU32)
+}
+
 struct Types {
     u32: Word,
     f32: Word,
@@ -79,6 +83,8 @@ struct Emitter {
     ballots: HashMap<Word, (Word, Word)>,
     /// Lanes per wave.
     wave_lanes: u32,
+    /// (u64, f64, uvec2) once a 64-bit value is used (declaring the capabilities).
+    t64: Option<(Word, Word, Word)>,
 }
 
 fn spv_err(e: impl std::fmt::Debug) -> Error {
@@ -161,6 +167,7 @@ pub fn emit(m: &Module, input: &ShaderInput<'_>) -> Result<Vec<u32>> {
         xch: None,
         ballots: HashMap::new(),
         wave_lanes: m.wave_lanes,
+        t64: None,
     };
     if m.mapping == crate::Mapping::Workgroup {
         let n = e.b.constant_bit32(u32t, m.wave_lanes);
@@ -427,6 +434,35 @@ impl Emitter {
                         .map_err(spv_err)?;
                     None
                 }
+                Op::Pack64(lo, hi) => {
+                    let (u64t, _, uv2) = self.t64();
+                    let v = self
+                        .b
+                        .composite_construct(uv2, None, [g(lo), g(hi)])
+                        .map_err(spv_err)?;
+                    Some(self.b.bitcast(u64t, None, v).map_err(spv_err)?)
+                }
+                Op::Half(v, h) => {
+                    let (_, _, uv2) = self.t64();
+                    let p = self.b.bitcast(uv2, None, g(v)).map_err(spv_err)?;
+                    Some(
+                        self.b
+                            .composite_extract(u, None, p, [h as u32])
+                            .map_err(spv_err)?,
+                    )
+                }
+                Op::Un(op, x) if blk.types[x.0 as usize] == Ty::U64 || is_to64(op) => {
+                    Some(self.un64(op, g(x))?)
+                }
+                Op::Bin(op, x, y) if blk.types[x.0 as usize] == Ty::U64 => {
+                    Some(self.bin64(op, g(x), g(y))?)
+                }
+                Op::Tri(TriOp::FFma, x, y, z) if blk.types[x.0 as usize] == Ty::U64 => {
+                    Some(self.f64op(|e, f, a| e.glsl(f, GLSL_FMA, a), &[g(x), g(y), g(z)])?)
+                }
+                Op::Cmp(op, x, y) if blk.types[x.0 as usize] == Ty::U64 => {
+                    Some(self.cmp64(op, g(x), g(y))?)
+                }
                 Op::Un(op, x) => Some(self.un(op, g(x))?),
                 Op::Bin(op, x, y) => Some(self.bin(op, g(x), g(y))?),
                 Op::Tri(op, x, y, z) => Some(self.tri(op, g(x), g(y), g(z))?),
@@ -435,10 +471,10 @@ impl Emitter {
                     Some(self.cmp(op, g(x), g(y), is_bool)?)
                 }
                 Op::Select(c, x, y) => {
-                    let ty = if blk.types[x.0 as usize] == Ty::Bool {
-                        bo
-                    } else {
-                        u
+                    let ty = match blk.types[x.0 as usize] {
+                        Ty::Bool => bo,
+                        Ty::U64 => self.t64().0,
+                        _ => u,
                     };
                     Some(self.b.select(ty, None, g(c), g(x), g(y)).map_err(spv_err)?)
                 }
@@ -584,6 +620,133 @@ impl Emitter {
             ids.push(id);
         }
         Ok(ids)
+    }
+
+    /// The 64-bit types, declaring Int64 and Float64 on first use.
+    fn t64(&mut self) -> (Word, Word, Word) {
+        if let Some(t) = self.t64 {
+            return t;
+        }
+        self.b.capability(Capability::Int64);
+        self.b.capability(Capability::Float64);
+        let u64t = self.b.type_int(64, 0);
+        let f64t = self.b.type_float(64, None);
+        let uv2 = self.b.type_vector(self.t.u32, 2);
+        self.t64 = Some((u64t, f64t, uv2));
+        (u64t, f64t, uv2)
+    }
+
+    /// Applies an f64 operation to 64-bit words (bitcasts around it).
+    fn f64op(
+        &mut self,
+        k: impl FnOnce(&mut Emitter, Word, &[Word]) -> Result<Word>,
+        args: &[Word],
+    ) -> Result<Word> {
+        let (u64t, f64t, _) = self.t64();
+        let mut fs = Vec::new();
+        for &a in args {
+            fs.push(self.b.bitcast(f64t, None, a).map_err(spv_err)?);
+        }
+        let r = k(self, f64t, &fs)?;
+        self.b.bitcast(u64t, None, r).map_err(spv_err)
+    }
+
+    fn un64(&mut self, op: UnOp, x: Word) -> Result<Word> {
+        let (u64t, f64t, _) = self.t64();
+        let (u, f) = (self.t.u32, self.t.f32);
+        Ok(match op {
+            UnOp::F64FromF32 => {
+                let xf = self.as_f(x)?;
+                let d = self.b.f_convert(f64t, None, xf).map_err(spv_err)?;
+                self.b.bitcast(u64t, None, d).map_err(spv_err)?
+            }
+            UnOp::F64FromI32 | UnOp::F64FromU32 => {
+                let d = if op == UnOp::F64FromI32 {
+                    self.b.convert_s_to_f(f64t, None, x)
+                } else {
+                    self.b.convert_u_to_f(f64t, None, x)
+                }
+                .map_err(spv_err)?;
+                self.b.bitcast(u64t, None, d).map_err(spv_err)?
+            }
+            UnOp::F32FromF64 => {
+                let d = self.b.bitcast(f64t, None, x).map_err(spv_err)?;
+                let r = self.b.f_convert(f, None, d).map_err(spv_err)?;
+                self.as_u(r)?
+            }
+            UnOp::I32FromF64 | UnOp::U32FromF64 => {
+                let d = self.b.bitcast(f64t, None, x).map_err(spv_err)?;
+                self.cvt_float_to_int(d, f64t, op == UnOp::I32FromF64)?
+            }
+            UnOp::FSqrt => self.f64op(|e, t, a| e.glsl(t, GLSL_SQRT, a), &[x])?,
+            UnOp::FRsq => self.f64op(|e, t, a| e.glsl(t, GLSL_INVERSE_SQRT, a), &[x])?,
+            UnOp::FFloor => self.f64op(|e, t, a| e.glsl(t, GLSL_FLOOR, a), &[x])?,
+            UnOp::FCeil => self.f64op(|e, t, a| e.glsl(t, GLSL_CEIL, a), &[x])?,
+            UnOp::FTrunc => self.f64op(|e, t, a| e.glsl(t, GLSL_TRUNC, a), &[x])?,
+            UnOp::FRoundEven => self.f64op(|e, t, a| e.glsl(t, GLSL_ROUND_EVEN, a), &[x])?,
+            UnOp::FFract => self.f64op(|e, t, a| e.glsl(t, GLSL_FRACT, a), &[x])?,
+            UnOp::FRcp => self.f64op(
+                |e, t, a| {
+                    let one = e.b.constant_bit64(t, 1.0f64.to_bits());
+                    e.b.f_div(t, None, one, a[0]).map_err(spv_err)
+                },
+                &[x],
+            )?,
+            UnOp::FClamp01 => self.f64op(
+                |e, t, a| {
+                    let z = e.b.constant_bit64(t, 0);
+                    let one = e.b.constant_bit64(t, 1.0f64.to_bits());
+                    let lo = e.glsl(t, GLSL_NMAX, &[a[0], z])?;
+                    e.glsl(t, GLSL_NMIN, &[lo, one])
+                },
+                &[x],
+            )?,
+            _ => {
+                let _ = u;
+                return Err(spv_err(format!("64-bit {op:?} is not emitted")));
+            }
+        })
+    }
+
+    fn bin64(&mut self, op: BinOp, x: Word, y: Word) -> Result<Word> {
+        let (u64t, _, _) = self.t64();
+        let b2 = |e: &mut Emitter, k: fn(&mut Builder, Word, Word, Word) -> Result<Word>| {
+            e.f64op(|e, t, a| k(&mut e.b, t, a[0], a[1]), &[x, y])
+        };
+        Ok(match op {
+            BinOp::FAdd => b2(self, |b, t, p, q| b.f_add(t, None, p, q).map_err(spv_err))?,
+            BinOp::FSub => b2(self, |b, t, p, q| b.f_sub(t, None, p, q).map_err(spv_err))?,
+            BinOp::FMul => b2(self, |b, t, p, q| b.f_mul(t, None, p, q).map_err(spv_err))?,
+            BinOp::FMin => self.f64op(|e, t, a| e.glsl(t, GLSL_NMIN, a), &[x, y])?,
+            BinOp::FMax => self.f64op(|e, t, a| e.glsl(t, GLSL_NMAX, a), &[x, y])?,
+            BinOp::Add => self.b.i_add(u64t, None, x, y).map_err(spv_err)?,
+            BinOp::Sub => self.b.i_sub(u64t, None, x, y).map_err(spv_err)?,
+            _ => return Err(spv_err(format!("64-bit {op:?} is not emitted"))),
+        })
+    }
+
+    fn cmp64(&mut self, op: CmpOp, x: Word, y: Word) -> Result<Word> {
+        let (_, f64t, _) = self.t64();
+        let bo = self.t.bool;
+        let is_int = matches!(
+            op,
+            CmpOp::Eq
+                | CmpOp::Ne
+                | CmpOp::LtU
+                | CmpOp::LeU
+                | CmpOp::GtU
+                | CmpOp::GeU
+                | CmpOp::LtI
+                | CmpOp::LeI
+                | CmpOp::GtI
+                | CmpOp::GeI
+        );
+        if is_int {
+            return self.cmp(op, x, y, false);
+        }
+        let a = self.b.bitcast(f64t, None, x).map_err(spv_err)?;
+        let c = self.b.bitcast(f64t, None, y).map_err(spv_err)?;
+        self.fcmp(op, a, c, bo)
     }
 
     fn wg_barrier(&mut self) -> Result<()> {
@@ -831,26 +994,48 @@ impl Emitter {
                 let lo = self.fglsl(GLSL_NMAX, &[x, z])?;
                 self.fglsl(GLSL_NMIN, &[lo, one])?
             }
+            UnOp::F64FromF32
+            | UnOp::F32FromF64
+            | UnOp::F64FromI32
+            | UnOp::F64FromU32
+            | UnOp::I32FromF64
+            | UnOp::U32FromF64 => {
+                return Err(spv_err(format!("{op:?} on a 32-bit value")));
+            }
         })
     }
 
     /// Float → integer with the hardware's saturation: NaN gives 0, out-of-range values
     /// clamp (SPIR-V leaves both undefined).
     fn cvt_f_to_int(&mut self, x: Word, signed: bool) -> Result<Word> {
-        let (u, f, bo) = (self.t.u32, self.t.f32, self.t.bool);
         let xf = self.as_f(x)?;
+        let f = self.t.f32;
+        self.cvt_float_to_int(xf, f, signed)
+    }
+
+    /// Float value `xf` of type `f` (f32 or f64) to a 32-bit integer, saturating.
+    fn cvt_float_to_int(&mut self, xf: Word, f: Word, signed: bool) -> Result<Word> {
+        let (u, bo) = (self.t.u32, self.t.bool);
+        let wide = f != self.t.f32;
         let (lo, hi, lo_i, hi_i) = if signed {
             (
-                -2147483648.0f32,
-                2147483648.0f32,
+                -2147483648.0f64,
+                2147483648.0f64,
                 0x8000_0000u32,
                 0x7fff_ffffu32,
             )
         } else {
-            (0.0f32, 4294967296.0f32, 0, u32::MAX)
+            (0.0f64, 4294967296.0f64, 0, u32::MAX)
         };
-        let lo_c = self.b.constant_bit32(f, lo.to_bits());
-        let hi_c = self.b.constant_bit32(f, hi.to_bits());
+        let konst = |e: &mut Emitter, v: f64| {
+            if wide {
+                e.b.constant_bit64(f, v.to_bits())
+            } else {
+                e.b.constant_bit32(f, (v as f32).to_bits())
+            }
+        };
+        let lo_c = konst(self, lo);
+        let hi_c = konst(self, hi);
         let nan = self.b.is_nan(bo, None, xf).map_err(spv_err)?;
         let below = self
             .b
@@ -862,7 +1047,11 @@ impl Emitter {
             .map_err(spv_err)?;
         let out = self.b.logical_or(bo, None, below, above).map_err(spv_err)?;
         let out = self.b.logical_or(bo, None, out, nan).map_err(spv_err)?;
-        let z = self.b.constant_bit32(f, 0);
+        let z = if wide {
+            self.b.constant_bit64(f, 0)
+        } else {
+            self.b.constant_bit32(f, 0)
+        };
         let safe = self.b.select(f, None, out, z, xf).map_err(spv_err)?;
         let conv = if signed {
             self.b.convert_f_to_s(u, None, safe).map_err(spv_err)?
@@ -1013,6 +1202,11 @@ impl Emitter {
         }
         let a = self.as_f(x)?;
         let c = self.as_f(y)?;
+        self.fcmp(op, a, c, bo)
+    }
+
+    /// A float comparison of two float values (either width).
+    fn fcmp(&mut self, op: CmpOp, a: Word, c: Word, bo: Word) -> Result<Word> {
         let b = &mut self.b;
         match op {
             CmpOp::FOEq => b.f_ord_equal(bo, None, a, c),

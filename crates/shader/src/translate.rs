@@ -559,6 +559,15 @@ impl Tr<'_> {
                 )
             }
             Operand::Literal(v) => (b.push(Op::Const(v)), b.push(Op::Const(0))),
+            // 64-bit operands read inline float constants as f64.
+            Operand::InlineFloat(e) => {
+                let v = (f32::from_bits(inline_f32(e)) as f64).to_bits();
+                let v = if e == 248 { 0x3fc4_5f30_6dc9_c882 } else { v };
+                (
+                    b.push(Op::Const(v as u32)),
+                    b.push(Op::Const((v >> 32) as u32)),
+                )
+            }
             _ => match scalar_regs(o) {
                 Some((r, 2)) => (b.push(Op::Get(Reg::S(r))), b.push(Op::Get(Reg::S(r + 1)))),
                 _ => return Err(unsupported(i, format!("64-bit operand {o:?}"))),
@@ -1286,6 +1295,10 @@ impl Tr<'_> {
         let full = i.name.as_str();
         let (mods, clamp, omod) = self.vop3_mods(i);
         let srcs = self.srcs(i);
+        let wide = full.contains("_f64") || full.ends_with("_u64") || full.ends_with("_i64");
+        if wide && !matches!(full, "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64") {
+            return self.valu64(b, i, full, &srcs, mods, clamp, omod);
+        }
         // Compares.
         if let Some(rest) = full.strip_prefix("v_cmp_").or(full.strip_prefix("v_cmpx_")) {
             let cmpx = full.starts_with("v_cmpx_");
@@ -2038,6 +2051,160 @@ fn sdwa_place(b: &mut Block, r: Val, old: Val, sel: u32, unused: u32) -> Option<
 }
 
 impl Tr<'_> {
+    /// A 64-bit VALU source with f64 modifiers (sign bit of the high word) as a U64.
+    fn src64v(&self, b: &mut Block, i: &Inst, o: &Operand, m: Mods, float: bool) -> Result<Val> {
+        let (lo, mut hi) = match *o {
+            // A 32-bit literal of a 64-bit float operand is its high word.
+            Operand::Literal(v) if float => (b.push(Op::Const(0)), b.push(Op::Const(v))),
+            _ => self.vsrc64(b, i, o)?,
+        };
+        if (m.abs || m.neg) && !float {
+            return Err(unsupported(i, "neg/abs on an integer operand"));
+        }
+        if m.abs {
+            let k = b.push(Op::Const(0x7fff_ffff));
+            hi = b.push(Op::Bin(BinOp::And, hi, k));
+        }
+        if m.neg {
+            let k = b.push(Op::Const(0x8000_0000));
+            hi = b.push(Op::Bin(BinOp::Xor, hi, k));
+        }
+        Ok(b.push(Op::Pack64(lo, hi)))
+    }
+
+    /// f64 arithmetic and 64-bit compares.
+    #[allow(clippy::too_many_arguments)]
+    fn valu64(
+        &mut self,
+        b: &mut Block,
+        i: &Inst,
+        name: &str,
+        srcs: &[&Operand],
+        mods: [Mods; 3],
+        clamp: bool,
+        omod: u32,
+    ) -> Result<()> {
+        let active = self.active(b);
+        if let Some(rest) = name.strip_prefix("v_cmp_") {
+            let (cond, ty) = rest
+                .rsplit_once('_')
+                .ok_or_else(|| unsupported(i, "compare"))?;
+            let float = ty == "f64";
+            let x = self.src64v(b, i, srcs[0], mods[0], float)?;
+            let y = self.src64v(b, i, srcs[1], mods[1], float)?;
+            let c = match cond {
+                "f" => b.push(Op::ConstBool(false)),
+                "t" | "tru" => b.push(Op::ConstBool(true)),
+                _ if float => {
+                    let op = fcmp_of(cond).ok_or_else(|| unsupported(i, "compare"))?;
+                    b.push(Op::Cmp(op, x, y))
+                }
+                _ => {
+                    let op = icmp_of(cond, ty == "i64").ok_or_else(|| unsupported(i, "compare"))?;
+                    b.push(Op::Cmp(op, x, y))
+                }
+            };
+            let d = if i.inst.encoding == Encoding::Vopc {
+                VCC_LO
+            } else {
+                self.sdst_reg(i, "vdst")
+                    .or_else(|_| self.sdst_reg(i, "sdst"))?
+            };
+            self.mask_set(b, active, d, c);
+            return Ok(());
+        }
+        let d = self.vdst(i)?;
+        // Results: a U64 (written to a pair) or a U32 (one register).
+        let f64src = |tr: &Self, b: &mut Block, k: usize| -> Result<Val> {
+            let o = srcs
+                .get(k)
+                .ok_or_else(|| unsupported(i, "missing operand"))?;
+            tr.src64v(b, i, o, mods[k], true)
+        };
+        let r = match name {
+            "v_add_f64" | "v_mul_f64" | "v_min_f64" | "v_max_f64" => {
+                let x = f64src(self, b, 0)?;
+                let y = f64src(self, b, 1)?;
+                let op = match name {
+                    "v_add_f64" => BinOp::FAdd,
+                    "v_mul_f64" => BinOp::FMul,
+                    "v_min_f64" => BinOp::FMin,
+                    _ => BinOp::FMax,
+                };
+                b.push(Op::Bin(op, x, y))
+            }
+            "v_fma_f64" => {
+                let x = f64src(self, b, 0)?;
+                let y = f64src(self, b, 1)?;
+                let z = f64src(self, b, 2)?;
+                b.push(Op::Tri(TriOp::FFma, x, y, z))
+            }
+            "v_sqrt_f64" | "v_rsq_f64" | "v_rcp_f64" | "v_floor_f64" | "v_ceil_f64"
+            | "v_trunc_f64" | "v_rndne_f64" | "v_fract_f64" => {
+                let x = f64src(self, b, 0)?;
+                let op = match name {
+                    "v_sqrt_f64" => UnOp::FSqrt,
+                    "v_rsq_f64" => UnOp::FRsq,
+                    "v_rcp_f64" => UnOp::FRcp,
+                    "v_floor_f64" => UnOp::FFloor,
+                    "v_ceil_f64" => UnOp::FCeil,
+                    "v_trunc_f64" => UnOp::FTrunc,
+                    "v_rndne_f64" => UnOp::FRoundEven,
+                    _ => UnOp::FFract,
+                };
+                b.push(Op::Un(op, x))
+            }
+            "v_cvt_f64_f32" | "v_cvt_f64_i32" | "v_cvt_f64_u32" => {
+                let x = self.fsrc(b, i, srcs[0], mods[0], name == "v_cvt_f64_f32")?;
+                let op = match name {
+                    "v_cvt_f64_f32" => UnOp::F64FromF32,
+                    "v_cvt_f64_i32" => UnOp::F64FromI32,
+                    _ => UnOp::F64FromU32,
+                };
+                b.push(Op::Un(op, x))
+            }
+            "v_cvt_f32_f64" | "v_cvt_i32_f64" | "v_cvt_u32_f64" => {
+                let x = f64src(self, b, 0)?;
+                let op = match name {
+                    "v_cvt_f32_f64" => UnOp::F32FromF64,
+                    "v_cvt_i32_f64" => UnOp::I32FromF64,
+                    _ => UnOp::U32FromF64,
+                };
+                let r = b.push(Op::Un(op, x));
+                if omod != 0 || (clamp && name != "v_cvt_f32_f64") {
+                    return Err(unsupported(i, "output modifier on a conversion"));
+                }
+                let r = if clamp {
+                    b.push(Op::Un(UnOp::FClamp01, r))
+                } else {
+                    r
+                };
+                self.vset(b, active, d, r);
+                return Ok(());
+            }
+            _ => return Err(unsupported(i, "64-bit vector operation not translated yet")),
+        };
+        let r = if omod != 0 {
+            let k = [1.0f64, 2.0, 4.0, 0.5][omod as usize].to_bits();
+            let lo = b.push(Op::Const(k as u32));
+            let hi = b.push(Op::Const((k >> 32) as u32));
+            let kv = b.push(Op::Pack64(lo, hi));
+            b.push(Op::Bin(BinOp::FMul, r, kv))
+        } else {
+            r
+        };
+        let r = if clamp {
+            b.push(Op::Un(UnOp::FClamp01, r))
+        } else {
+            r
+        };
+        let lo = b.push(Op::Half(r, 0));
+        let hi = b.push(Op::Half(r, 1));
+        self.vset(b, active, d, lo);
+        self.vset(b, active, d + 1, hi);
+        Ok(())
+    }
+
     fn lane_mask(&self) -> u32 {
         if self.wave64 {
             63
