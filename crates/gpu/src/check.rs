@@ -21,7 +21,7 @@
 //!   (inclusive for integers; floats are finite and normal, so a test is never fed NaNs or
 //!   denormals by accident). `C` is `exact` (default), `f32ulp:N` (each dword as an f32,
 //!   at most N units in the last place apart, NaN equal to NaN), `f32abs:E` (each dword
-//!   as an f32, at most E apart) or `ignore`.
+//!   as an f32, at most E apart), `f16ulp:N` (each 16-bit half as an f16) or `ignore`.
 //! - `push: T V, ...`: the push-constant block, in order (`u32`, `i32`, `f32`).
 //!
 //! # Flow
@@ -78,6 +78,8 @@ pub enum Compare {
     Exact,
     /// As f32s, within N ULPs.
     F32Ulp(u32),
+    /// As pairs of f16s, each within N ULPs (for f16 code a compiler may contract).
+    F16Ulp(u32),
     /// As f32s, within an absolute difference (for functions whose error is
     /// absolute near zero, like `sin`).
     F32Abs(f32),
@@ -174,6 +176,9 @@ pub fn parse_spec(src: &str) -> Result<TestSpec> {
                     Some(("compare", "ignore")) => compare = Compare::Ignore,
                     Some(("compare", v)) if v.starts_with("f32ulp:") => {
                         compare = Compare::F32Ulp(v[7..].parse().map_err(|_| bad("ulp"))?)
+                    }
+                    Some(("compare", v)) if v.starts_with("f16ulp:") => {
+                        compare = Compare::F16Ulp(v[7..].parse().map_err(|_| bad("ulp"))?)
                     }
                     Some(("compare", v)) if v.starts_with("f32abs:") => {
                         compare = Compare::F32Abs(v[7..].parse().map_err(|_| bad("abs"))?)
@@ -608,6 +613,17 @@ pub fn compare(want: &[u8], got: &[u8], how: Compare) -> Option<String> {
                 let (fa, fb) = (f32::from_bits(wa), f32::from_bits(wb));
                 (fa.is_nan() && fb.is_nan()) || ulps(wa, wb) <= n as u64
             }
+            Compare::F16Ulp(n) => (0..2).all(|h| {
+                let (x, y) = ((wa >> (16 * h)) & 0xffff, (wb >> (16 * h)) & 0xffff);
+                let key = |v: u32| -> i64 {
+                    if v & 0x8000 != 0 {
+                        -((v & 0x7fff) as i64)
+                    } else {
+                        v as i64
+                    }
+                };
+                (key(x) - key(y)).unsigned_abs() <= n as u64
+            }),
             Compare::F32Abs(eps) => {
                 let (fa, fb) = (f32::from_bits(wa), f32::from_bits(wb));
                 (fa.is_nan() && fb.is_nan()) || (fa - fb).abs() <= eps

@@ -74,6 +74,10 @@ pub enum UnOp {
     FFract,
     /// Saturate to [0, 1] (the clamp modifier).
     FClamp01,
+    /// The f16 in the low 16 bits → f32.
+    F32FromF16,
+    /// f32 → f16 (round to nearest even) in the low 16 bits, high bits zero.
+    F16FromF32,
     /// f32 → f64 (U32 → U64).
     F64FromF32,
     /// f64 → f32, rounding to nearest even (U64 → U32).

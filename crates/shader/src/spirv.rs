@@ -22,6 +22,8 @@ use crate::{Error, Result, ShaderInput};
 
 // GLSL.std.450 instruction numbers.
 const GLSL_ROUND_EVEN: u32 = 2;
+const GLSL_PACK_HALF_2X16: u32 = 58;
+const GLSL_UNPACK_HALF_2X16: u32 = 62;
 const GLSL_TRUNC: u32 = 3;
 const GLSL_FLOOR: u32 = 8;
 const GLSL_CEIL: u32 = 9;
@@ -993,6 +995,23 @@ impl Emitter {
                 let one = self.c(1.0f32.to_bits());
                 let lo = self.fglsl(GLSL_NMAX, &[x, z])?;
                 self.fglsl(GLSL_NMIN, &[lo, one])?
+            }
+            UnOp::F32FromF16 => {
+                // f16 → f32 is exact; UnpackHalf2x16 needs no Float16 capability.
+                let v2 = self.b.type_vector(f, 2);
+                let p = self.glsl(v2, GLSL_UNPACK_HALF_2X16, &[x])?;
+                let r = self.b.composite_extract(f, None, p, [0]).map_err(spv_err)?;
+                self.as_u(r)?
+            }
+            UnOp::F16FromF32 => {
+                let v2 = self.b.type_vector(f, 2);
+                let xf = self.as_f(x)?;
+                let z = self.b.constant_bit32(f, 0);
+                let p = self
+                    .b
+                    .composite_construct(v2, None, [xf, z])
+                    .map_err(spv_err)?;
+                self.glsl(u, GLSL_PACK_HALF_2X16, &[p])?
             }
             UnOp::F64FromF32
             | UnOp::F32FromF64
