@@ -347,6 +347,8 @@ pub struct CheckReport {
     pub reference_pipeline: Duration,
     /// Whether the RDNA code came from the committed corpus.
     pub from_corpus: bool,
+    /// The lane mapping the recompiler chose (`None` when it failed).
+    pub mapping: Option<shader::Mapping>,
 }
 
 impl CheckReport {
@@ -445,6 +447,7 @@ pub fn check_file_on(dev: &Device, path: &Path, opts: &CheckOptions) -> Result<C
         recompile,
         reference_pipeline: ref_time,
         from_corpus,
+        mapping: None,
     };
     let (out, took) = match recompile(&code, &layout, &spec, dev.info().subgroup_size) {
         Ok(x) => x,
@@ -486,7 +489,10 @@ pub fn check_file_on(dev: &Device, path: &Path, opts: &CheckOptions) -> Result<C
     }
     for (k, b) in spec.buffers.iter().enumerate() {
         if let Some(why) = compare(&expected[k], &got[k], b.compare) {
-            return Ok(fail(format!("buffer {k}: {why}"), took));
+            return Ok(CheckReport {
+                mapping: Some(out.mapping),
+                ..fail(format!("buffer {k}: {why}"), took)
+            });
         }
     }
     Ok(CheckReport {
@@ -495,6 +501,7 @@ pub fn check_file_on(dev: &Device, path: &Path, opts: &CheckOptions) -> Result<C
         recompile: took,
         reference_pipeline: ref_time,
         from_corpus,
+        mapping: Some(out.mapping),
     })
 }
 

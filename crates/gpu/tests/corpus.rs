@@ -40,16 +40,20 @@ fn corpus_passes_on_lavapipe() {
     };
     let files = corpus();
     let mut failed = Vec::new();
+    let (mut fast, mut exact) = (0, 0);
     for f in &files {
         match gpu::check::check_file_on(&dev, f, &gpu::check::CheckOptions::default()) {
-            Ok(r) if r.passed() && r.from_corpus => {}
+            Ok(r) if r.passed() && r.from_corpus => match r.mapping {
+                Some(shader::Mapping::Subgroup) => fast += 1,
+                _ => exact += 1,
+            },
             Ok(r) if !r.from_corpus => failed.push(format!("{}: not from the corpus", f.display())),
             Ok(r) => failed.push(r.to_string()),
             Err(e) => failed.push(format!("{}: {e:#}", f.display())),
         }
     }
     eprintln!(
-        "corpus: {}/{} pass",
+        "corpus: {}/{} pass ({fast} on the subgroup mapping, {exact} on the workgroup mapping)",
         files.len() - failed.len(),
         files.len()
     );
@@ -59,6 +63,8 @@ fn corpus_passes_on_lavapipe() {
         failed.len(),
         failed.join("\n")
     );
+    // Both wave mappings must stay exercised.
+    assert!(fast > 0 && exact > 0, "fast {fast}, exact {exact}");
 }
 
 #[test]

@@ -353,8 +353,11 @@ mod tests {
     fn big_workgroups_are_rejected_not_miscompiled() {
         let code = bytes(&[0xbf81_0000]);
         let mut i = input(&code);
-        i.workgroup = [64, 1, 1];
+        i.workgroup = [128, 1, 1];
         assert!(matches!(recompile(&i, &NoMem), Err(Error::WaveMapping(_))));
+        // One full wave takes the workgroup mapping.
+        i.workgroup = [64, 1, 1];
+        assert_eq!(recompile(&i, &NoMem).unwrap().mapping, Mapping::Workgroup);
     }
 
     #[test]
