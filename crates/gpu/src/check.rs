@@ -401,6 +401,8 @@ pub struct CheckOptions {
     pub force_radv: bool,
     /// Device name substring (default lavapipe).
     pub device: Option<String>,
+    /// Recompile with the exact (workgroup) lane mapping even where the fast path fits.
+    pub force_workgroup_mapping: bool,
 }
 
 /// Checks one `.comp` file with default options: committed corpus entry if current,
@@ -449,7 +451,13 @@ pub fn check_file_on(dev: &Device, path: &Path, opts: &CheckOptions) -> Result<C
         from_corpus,
         mapping: None,
     };
-    let (out, took) = match recompile(&code, &layout, &spec, dev.info().subgroup_size) {
+    let (out, took) = match recompile(
+        &code,
+        &layout,
+        &spec,
+        dev.info().subgroup_size,
+        opts.force_workgroup_mapping,
+    ) {
         Ok(x) => x,
         Err(e) => return Ok(fail(format!("recompile: {e}"), Duration::ZERO)),
     };
@@ -512,6 +520,7 @@ pub fn recompile(
     layout: &Layout,
     spec: &TestSpec,
     host_subgroup: u32,
+    force_workgroup: bool,
 ) -> Result<(shader::Output, Duration), shader::Error> {
     let mut mem = GuestMem::default();
     let mut set0 = Vec::new();
@@ -571,6 +580,7 @@ pub fn recompile(
         lds_bytes: layout.lds_bytes,
         host_subgroup,
         float_mode: None,
+        force_workgroup_mapping: force_workgroup,
     };
     let t = std::time::Instant::now();
     let out = shader::recompile(&input, &mem)?;

@@ -91,3 +91,30 @@ fn check_compiles_a_new_file_through_radv() {
     let r = gpu::check::check_file(&f).expect("check runs");
     assert!(r.passed() && !r.from_corpus, "{r}");
 }
+
+#[test]
+fn exact_mapping_on_a_corpus_sample() {
+    // Every fourth corpus shader again, forced onto the workgroup mapping, so the exact
+    // path is checked on ordinary code too (the full set would double the test time).
+    let Ok(dev) = gpu::device::Device::open(None) else {
+        assert!(
+            !gpu::vulkan_required(),
+            "no Vulkan device and NATIVE5_REQUIRE_VULKAN=1"
+        );
+        eprintln!("skipping exact_mapping_on_a_corpus_sample: no Vulkan device");
+        return;
+    };
+    let opts = gpu::check::CheckOptions {
+        force_workgroup_mapping: true,
+        ..Default::default()
+    };
+    let mut failed = Vec::new();
+    for f in corpus().iter().step_by(4) {
+        match gpu::check::check_file_on(&dev, f, &opts) {
+            Ok(r) if r.passed() => assert_eq!(r.mapping, Some(shader::Mapping::Workgroup)),
+            Ok(r) => failed.push(r.to_string()),
+            Err(e) => failed.push(format!("{}: {e:#}", f.display())),
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}

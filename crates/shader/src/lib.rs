@@ -162,6 +162,9 @@ pub struct ShaderInput<'a> {
     /// Initial MODE register bits 0–3 (f32 rounding in 0–1, f16/f64 rounding in 2–3);
     /// `None` means round-to-nearest-even.
     pub float_mode: Option<u8>,
+    /// Use [`Mapping::Workgroup`] even where the fast path fits (for testing the
+    /// exact path on everything).
+    pub force_workgroup_mapping: bool,
 }
 
 /// A storage buffer the recompiled shader binds, resolved from a V# descriptor.
@@ -217,8 +220,8 @@ pub fn recompile(input: &ShaderInput<'_>, mem: &dyn GuestMemory) -> Result<Outpu
     };
     let program = cfg::Program::decode(input.code, input.target, input.wave)?;
     let one_d = input.workgroup[1] == 1 && input.workgroup[2] == 1;
-    let mapping = if lanes <= input.host_subgroup && one_d && !translate::uses_cross_lane(&program)
-    {
+    let fits = lanes <= input.host_subgroup && one_d && !translate::uses_cross_lane(&program);
+    let mapping = if fits && !input.force_workgroup_mapping {
         Mapping::Subgroup
     } else if lanes <= wave_lanes {
         Mapping::Workgroup
@@ -277,6 +280,7 @@ mod tests {
             lds_bytes: 0,
             host_subgroup: 8,
             float_mode: None,
+            force_workgroup_mapping: false,
         }
     }
 

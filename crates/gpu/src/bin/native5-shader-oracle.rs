@@ -101,7 +101,7 @@ fn bench(files: &[PathBuf]) -> Result<()> {
         let mut rec = Vec::new();
         let mut drv = Vec::new();
         for _ in 0..5 {
-            let Ok((_, t)) = check::recompile(&code, &layout, &spec, sub) else {
+            let Ok((_, t)) = check::recompile(&code, &layout, &spec, sub, false) else {
                 break;
             };
             rec.push(t);
