@@ -135,7 +135,7 @@ fn bench(files: &[PathBuf]) -> Result<()> {
     let slow = rows
         .iter()
         .max_by_key(|x| x.1)
-        .map(|x| x.0.clone())
+        .map(|x| format!("{} ({:.1} us)", x.0, x.1.as_secs_f64() * 1e6))
         .unwrap_or_default();
     println!(
         "{} shaders: median recompile {:.1} us, median driver pipeline creation {:.1} us, ratio {:.3}; slowest {}",
