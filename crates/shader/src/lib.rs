@@ -40,6 +40,20 @@
 //! yet built: [`recompile`] rejects such shaders with [`Error::WaveMapping`] rather than
 //! emitting a shader that would be wrong.
 //!
+//! # What is translated (v1, compute)
+//!
+//! SALU (32- and 64-bit bitwise, arithmetic with SCC, compares, `s_*_saveexec`, bit
+//! fields, `s_ff1`/`s_bcnt1`), SMEM (`s_load_dword*` from known descriptor addresses,
+//! `s_buffer_load_dword*` through a V#), VALU for u32/i32/f32 (VOP1/2/3/C, VOP3
+//! modifiers and omod, SDWA, DPP16), f64 arithmetic and conversions, 16-bit VALU with
+//! op_sel and packed VOP3P math, MUBUF dword/byte/short loads, stores and atomics, DS
+//! reads, writes and atomics, `s_barrier`, cross-lane reads (`v_readlane`,
+//! `v_readfirstlane`, `v_writelane`, `v_permlane(x)16`, `ds_bpermute`), and the MODE
+//! contract. Not yet: MTBUF, GLOBAL/FLAT, images and samplers (T#/S#), DPP8,
+//! `ds_swizzle`, f64 division helpers (`v_div_scale/fmas/fixup`), push constants
+//! through a pointer, multi-wave workgroups, and cross-block SSA construction (blocks
+//! are SSA; registers between blocks are function variables the driver promotes).
+//!
 //! # Errors
 //!
 //! Every failure names the program counter and the instruction. An instruction the
