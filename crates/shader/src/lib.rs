@@ -1,7 +1,7 @@
 //! RDNA shader recompiler: RDNA machine code in, SPIR-V out.
 //!
 //! The pipeline is
-//! decode ([`cfg`]) → control-flow graph ([`cfg`]) → structurizer ([`structurize`]) →
+//! decode ([`mod@cfg`]) → control-flow graph ([`mod@cfg`]) → structurizer ([`structurize`]) →
 //! IR with guest-register get/set ([`ir`], built by [`translate`]) → passes ([`passes`]) →
 //! SPIR-V through `rspirv` ([`spirv`]). [`recompile`] runs all of it.
 //!
