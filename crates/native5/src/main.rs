@@ -67,6 +67,11 @@ enum Command {
         #[command(subcommand)]
         command: RdnaCommand,
     },
+    /// GPU shaders.
+    Shader {
+        #[command(subcommand)]
+        command: ShaderCommand,
+    },
     /// Run a relinked title: OUTDIR/app.elf with ARGS; exits with the title's status.
     Run {
         /// No window: present frames off-screen (needs no display server).
@@ -136,7 +141,27 @@ enum RdnaCommand {
     Coverage,
 }
 
+#[derive(Subcommand)]
+enum ShaderCommand {
+    /// Compile a GLSL compute shader with glslang (the reference) and through Mesa's
+    /// RADV to RDNA2 (or use its committed corpus entry), recompile the RDNA code with
+    /// native5, run both on Vulkan and compare every buffer: prints PASS or FAIL.
+    Check {
+        /// Compile through RADV even when a committed corpus entry exists.
+        #[arg(long)]
+        force_radv: bool,
+        /// Vulkan device name substring (default: lavapipe).
+        #[arg(long)]
+        device: Option<String>,
+        /// The .comp files (with the `// native5-test:` header).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
 fn main() -> ExitCode {
+    // The RADV oracle re-runs this executable as its child process.
+    gpu::oracle::run_child_if_requested();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -189,6 +214,14 @@ fn main() -> ExitCode {
             cflags,
         ),
         Command::Rdna { command } => rdna_cmd(command),
+        Command::Shader {
+            command:
+                ShaderCommand::Check {
+                    force_radv,
+                    device,
+                    files,
+                },
+        } => return shader_check(force_radv, device, &files),
         Command::Run {
             headless,
             frames,
@@ -263,4 +296,32 @@ fn rdna_cmd(command: RdnaCommand) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `native5 shader check`: exit 0 only when every file passes.
+fn shader_check(force_radv: bool, device: Option<String>, files: &[PathBuf]) -> ExitCode {
+    let opts = gpu::check::CheckOptions {
+        force_radv,
+        device,
+        ..Default::default()
+    };
+    let mut ok = true;
+    for f in files {
+        match gpu::check::check_file_with(f, &opts) {
+            Ok(report) => {
+                println!("{report}");
+                ok &= report.passed();
+            }
+            Err(e) => {
+                eprintln!("native5: error: {}: {e:#}", f.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    // 3 for a FAIL, so that it is told apart from bad arguments (1) and errors (2).
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
+    }
 }
