@@ -8,7 +8,7 @@
 
 use serde::Deserialize;
 use std::ffi::c_void;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::{Once, OnceLock};
 
 /// The guest entry point: `_start(block, exit_callback)`.
@@ -45,19 +45,10 @@ pub fn output_dir() -> &'static Path {
     })
 }
 
-/// Maps a guest path to a host path. Only `/app0` is mounted at this stage; a path that
-/// would leave its mount is refused.
+/// Maps a guest path to a host path through the mounts
+/// ([`crate::libkernel::mounts`]); `None` for a path that is refused.
 pub fn map_guest_path(guest: &str) -> Option<PathBuf> {
-    let rest = guest.strip_prefix("/app0")?;
-    let mut host = output_dir().join("app0");
-    for c in Path::new(rest).components() {
-        match c {
-            Component::Normal(n) => host.push(n),
-            Component::RootDir | Component::CurDir => {}
-            Component::ParentDir | Component::Prefix(_) => return None,
-        }
-    }
-    Some(host)
+    crate::libkernel::mounts::resolve(guest).ok().map(|r| r.host)
 }
 
 /// One-time runtime set-up; safe to call from any export.

@@ -7,6 +7,7 @@ pub mod equeue;
 pub mod errors;
 pub mod event_flag;
 pub mod modules;
+pub mod mounts;
 pub mod mutex;
 pub mod process;
 pub mod rwlock;
