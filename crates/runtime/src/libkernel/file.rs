@@ -199,7 +199,10 @@ unsafe fn open_imp(path: *const c_char, oflags: i32, mode: u32) -> Result<i64, i
     {
         return Err(EROFS);
     }
+    // The path is resolved: a link in its last component was replaced by its checked
+    // target, so O_NOFOLLOW keeps a link swapped in since then from being followed.
     let mut host_flags = host_libc::O_CLOEXEC
+        | host_libc::O_NOFOLLOW
         | match acc {
             O_WRONLY => host_libc::O_WRONLY,
             O_RDWR => host_libc::O_RDWR,
@@ -209,7 +212,6 @@ unsafe fn open_imp(path: *const c_char, oflags: i32, mode: u32) -> Result<i64, i
         (O_NONBLOCK, host_libc::O_NONBLOCK),
         (O_APPEND, host_libc::O_APPEND),
         (O_FSYNC, host_libc::O_SYNC),
-        (O_NOFOLLOW, host_libc::O_NOFOLLOW),
         (O_CREAT, host_libc::O_CREAT),
         (O_TRUNC, host_libc::O_TRUNC),
         (O_EXCL, host_libc::O_EXCL),
