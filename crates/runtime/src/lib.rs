@@ -42,4 +42,5 @@ pub mod guest_io;
 pub mod libc;
 pub mod libkernel;
 pub mod start;
+pub mod vfs;
 pub mod videoout;

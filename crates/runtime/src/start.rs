@@ -8,7 +8,7 @@
 
 use serde::Deserialize;
 use std::ffi::c_void;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::{Once, OnceLock};
 
 /// The guest entry point: `_start(block, exit_callback)`.
@@ -20,6 +20,26 @@ pub struct TitleConfig {
     /// `[modules]`.
     #[serde(default)]
     pub modules: ModulesConfig,
+    /// `[paths]`.
+    #[serde(default)]
+    pub paths: PathsConfig,
+}
+
+/// `[paths]` of `native5.toml`: where the writable guest mounts live on the host.
+/// Relative paths are relative to the output folder.
+#[derive(Debug, Default, Deserialize)]
+pub struct PathsConfig {
+    /// The folder that holds `<title>/{savedata0,temp0,download0}`; the default is
+    /// `$XDG_DATA_HOME/native5` (or `~/.local/share/native5`). `NATIVE5_DATA_DIR` wins.
+    pub data_dir: Option<PathBuf>,
+    /// The per-title folder name under `data_dir`; the default is the output folder's name.
+    pub title: Option<String>,
+    /// The host folder of `/savedata0`, instead of `<data_dir>/<title>/savedata0`.
+    pub savedata0: Option<PathBuf>,
+    /// The host folder of `/temp0`.
+    pub temp0: Option<PathBuf>,
+    /// The host folder of `/download0`.
+    pub download0: Option<PathBuf>,
 }
 
 /// `[modules]` of `native5.toml`.
@@ -45,25 +65,11 @@ pub fn output_dir() -> &'static Path {
     })
 }
 
-/// Maps a guest path to a host path. Only `/app0` is mounted at this stage; a path that
-/// would leave its mount is refused.
-pub fn map_guest_path(guest: &str) -> Option<PathBuf> {
-    let rest = guest.strip_prefix("/app0")?;
-    let mut host = output_dir().join("app0");
-    for c in Path::new(rest).components() {
-        match c {
-            Component::Normal(n) => host.push(n),
-            Component::RootDir | Component::CurDir => {}
-            Component::ParentDir | Component::Prefix(_) => return None,
-        }
-    }
-    Some(host)
-}
-
 /// One-time runtime set-up; safe to call from any export.
 pub fn ensure_initialized() {
     INIT.call_once(|| {
         crate::libkernel::stack_protector::seed();
+        crate::libkernel::time::mark_process_start();
     });
 }
 
@@ -87,6 +93,12 @@ pub fn run_finalizers_once() {
 
 extern "sysv64" fn exit_callback() {
     run_finalizers_once();
+}
+
+/// The title's `native5.toml`, read once (defaults when it is missing or malformed).
+pub fn config() -> &'static TitleConfig {
+    static CONFIG: OnceLock<TitleConfig> = OnceLock::new();
+    CONFIG.get_or_init(read_config)
 }
 
 fn read_config() -> TitleConfig {
@@ -115,8 +127,8 @@ pub unsafe extern "sysv64" fn native5_start(
 ) -> ! {
     ensure_initialized();
     let _ = RTLD_FINI.set(rtld_fini);
-    for rel in read_config().modules.start {
-        let path = output_dir().join(&rel);
+    for rel in &config().modules.start {
+        let path = output_dir().join(rel);
         match crate::libkernel::modules::open(&path) {
             Ok(id) => {
                 let _ = crate::libkernel::modules::start(id, 0, std::ptr::null::<c_void>());

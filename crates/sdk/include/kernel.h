@@ -1,4 +1,4 @@
-/* native5 sdk: the libkernel API of the console (threads, sleeping, time, modules).
+/* native5 sdk: the libkernel API of the console (threads, sleeping, time, files, modules).
  *
  * The scePthread* objects are the same kernel-side objects as the POSIX ones in
  * <pthread.h> (libkernel implements both on one thread library); the sce* calls return
@@ -11,6 +11,9 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 
 #define SCE_OK 0
 
@@ -28,11 +31,18 @@
 #define SCE_KERNEL_ERROR_EFAULT ((int)0x8002000e)
 #define SCE_KERNEL_ERROR_EBUSY ((int)0x80020010)
 #define SCE_KERNEL_ERROR_EEXIST ((int)0x80020011)
+#define SCE_KERNEL_ERROR_EXDEV ((int)0x80020012)
+#define SCE_KERNEL_ERROR_ENOTDIR ((int)0x80020014)
+#define SCE_KERNEL_ERROR_EISDIR ((int)0x80020015)
 #define SCE_KERNEL_ERROR_EINVAL ((int)0x80020016)
+#define SCE_KERNEL_ERROR_EMFILE ((int)0x80020018)
+#define SCE_KERNEL_ERROR_ESPIPE ((int)0x8002001d)
+#define SCE_KERNEL_ERROR_EROFS ((int)0x8002001e)
 #define SCE_KERNEL_ERROR_EAGAIN ((int)0x80020023)
 #define SCE_KERNEL_ERROR_ETIMEDOUT ((int)0x8002003c)
 #define SCE_KERNEL_ERROR_ENOTSUP ((int)0x8002002d)
 #define SCE_KERNEL_ERROR_ENAMETOOLONG ((int)0x8002003f)
+#define SCE_KERNEL_ERROR_ENOTEMPTY ((int)0x80020042)
 #define SCE_KERNEL_ERROR_ENOSYS ((int)0x8002004e)
 #define SCE_KERNEL_ERROR_ECANCELED ((int)0x80020055)
 
@@ -78,6 +88,27 @@ typedef struct SceKernelTimespec {
     int64_t tv_sec;
     int64_t tv_nsec;
 } SceKernelTimespec;
+
+/* Files: the open flags are FreeBSD's (<fcntl.h>); stat and dirent have FreeBSD 9 layouts. */
+#define SCE_KERNEL_O_RDONLY 0x0000
+#define SCE_KERNEL_O_WRONLY 0x0001
+#define SCE_KERNEL_O_RDWR 0x0002
+#define SCE_KERNEL_O_NONBLOCK 0x0004
+#define SCE_KERNEL_O_APPEND 0x0008
+#define SCE_KERNEL_O_FSYNC 0x0080
+#define SCE_KERNEL_O_CREAT 0x0200
+#define SCE_KERNEL_O_TRUNC 0x0400
+#define SCE_KERNEL_O_EXCL 0x0800
+#define SCE_KERNEL_O_DIRECT 0x00010000
+#define SCE_KERNEL_O_DIRECTORY 0x00020000
+#define SCE_KERNEL_S_IRWU 0000600
+#define SCE_KERNEL_S_IRWXU 0000700
+#define SCE_KERNEL_SEEK_SET 0
+#define SCE_KERNEL_SEEK_CUR 1
+#define SCE_KERNEL_SEEK_END 2
+typedef uint16_t SceKernelMode;
+typedef struct stat SceKernelStat;
+typedef struct timeval SceKernelTimeval;
 
 /* Options of the module calls; the layouts are not needed by titles, which pass NULL. */
 typedef struct SceKernelLoadModuleOpt SceKernelLoadModuleOpt;
@@ -204,12 +235,34 @@ int sceKernelUsleep(SceKernelUseconds usec);
 int sceKernelSleep(uint32_t seconds);
 int sceKernelNanosleep(const SceKernelTimespec *req, SceKernelTimespec *rem);
 int sceKernelClockGettime(SceKernelClockid clock, SceKernelTimespec *out);
+int sceKernelClockGetres(SceKernelClockid clock, SceKernelTimespec *out);
+int sceKernelGettimeofday(SceKernelTimeval *tv);
 uint64_t sceKernelGetProcessTime(void);
 uint64_t sceKernelGetProcessTimeCounter(void);
 uint64_t sceKernelGetProcessTimeCounterFrequency(void);
 uint64_t sceKernelReadTsc(void);
 uint64_t sceKernelGetTscFrequency(void);
 int sceKernelGetCurrentCpu(void);
+int sceKernelIsNeoMode(void);
+int sceKernelIsProspero(void);
+
+/* Files and folders; the sce* calls return SCE_KERNEL_ERROR_* (64-bit results
+ * sign-extended), the POSIX names -1 with errno. */
+int sceKernelOpen(const char *path, int flags, SceKernelMode mode);
+int sceKernelClose(int fd);
+ssize_t sceKernelRead(int fd, void *buf, size_t size);
+ssize_t sceKernelWrite(int fd, const void *buf, size_t size);
+ssize_t sceKernelPread(int fd, void *buf, size_t size, off_t offset);
+ssize_t sceKernelPwrite(int fd, const void *buf, size_t size, off_t offset);
+off_t sceKernelLseek(int fd, off_t offset, int whence);
+int sceKernelStat(const char *path, SceKernelStat *st);
+int sceKernelFstat(int fd, SceKernelStat *st);
+int sceKernelMkdir(const char *path, SceKernelMode mode);
+int sceKernelRmdir(const char *path);
+int sceKernelUnlink(const char *path);
+int sceKernelRename(const char *from, const char *to);
+int sceKernelGetdents(int fd, char *buf, int size);
+int sceKernelGetdirentries(int fd, char *buf, int size, long *base);
 int sceKernelDebugOutText(int channel, const char *text);
 
 SceKernelModule sceKernelLoadStartModule(const char *path, size_t args, const void *argp,

@@ -9,11 +9,19 @@
 #define STDOUT_FILENO 1
 #define STDERR_FILENO 2
 
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+
 __SCE_BEGIN_DECLS
 ssize_t read(int fd, void *buf, size_t size);
 ssize_t write(int fd, const void *buf, size_t size);
 int close(int fd);
 off_t lseek(int fd, off_t offset, int whence);
+ssize_t pread(int fd, void *buf, size_t size, off_t offset);
+ssize_t pwrite(int fd, const void *buf, size_t size, off_t offset);
+int rmdir(const char *path);
+int unlink(const char *path);
 int usleep(useconds_t usec);
 unsigned int sleep(unsigned int seconds);
 pid_t getpid(void);

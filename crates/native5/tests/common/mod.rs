@@ -35,7 +35,18 @@ pub fn relink(input: &Path, out: &Path) {
 /// returns (exit code, stdout, stderr). `native5 run` execs the title, so the child is
 /// the title itself.
 pub fn run_with(out: &Path, extra: &[&str], limit: Duration) -> (Option<i32>, String, String) {
+    run_with_env(out, extra, &[], limit)
+}
+
+/// [`run_with`] with extra environment variables for the title.
+pub fn run_with_env(
+    out: &Path,
+    extra: &[&str],
+    env: &[(&str, &Path)],
+    limit: Duration,
+) -> (Option<i32>, String, String) {
     let mut child = native5()
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .arg("run")
         .args(extra)
         .arg(out)

@@ -1,4 +1,4 @@
-//! libkernel: threads and their synchronization objects, memory, event queues, time,
+//! libkernel: threads and their synchronization objects, memory, event queues, files, time,
 //! modules, TLS, errno and the stack protector.
 
 pub mod cond;
@@ -6,6 +6,7 @@ pub mod dmem;
 pub mod equeue;
 pub mod errors;
 pub mod event_flag;
+pub mod file;
 pub mod modules;
 pub mod mutex;
 pub mod process;

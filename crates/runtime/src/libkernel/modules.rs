@@ -80,11 +80,13 @@ pub unsafe extern "sysv64" fn sce_kernel_load_start_module(
         return EINVAL;
     }
     // SAFETY: a non-null path is a NUL-terminated guest string.
-    let guest = unsafe { CStr::from_ptr(path) }
-        .to_string_lossy()
-        .into_owned();
-    let Some(host) = crate::start::map_guest_path(&guest) else {
-        return ENOENT;
+    let bytes = unsafe { CStr::from_ptr(path) }.to_bytes();
+    let guest = String::from_utf8_lossy(bytes).into_owned();
+    // Modules load through the mount layer, like files: a path outside its mount fails.
+    let host = match crate::vfs::resolve(bytes, true) {
+        Ok(crate::vfs::Resolved::Host { path, .. }) => path,
+        Ok(crate::vfs::Resolved::Device(_)) => return ENOENT,
+        Err(e) => return super::wait::sce(e),
     };
     // A module that is already loaded (such as a start module) keeps its id and is not
     // started a second time.
