@@ -736,15 +736,16 @@ pub struct VirtualQueryInfo {
     pub protection: i32,
     /// Memory type.
     pub memory_type: i32,
-    /// Bit 0 flexible, 1 direct, 2 stack, 3 pooled, 4 committed.
-    pub bits: u32,
+    /// Bit 0 flexible, 1 direct, 2 stack, 3 pooled, 4 committed (C bit-fields of an
+    /// `unsigned`, which take one byte here: the name that follows starts right after).
+    pub bits: u8,
     /// Name, NUL-terminated.
     pub name: [u8; 32],
 }
 const _: () = assert!(std::mem::size_of::<VirtualQueryInfo>() == 72);
 const _: () = assert!(std::mem::offset_of!(VirtualQueryInfo, protection) == 24);
 const _: () = assert!(std::mem::offset_of!(VirtualQueryInfo, bits) == 32);
-const _: () = assert!(std::mem::offset_of!(VirtualQueryInfo, name) == 36);
+const _: () = assert!(std::mem::offset_of!(VirtualQueryInfo, name) == 33);
 
 /// `SCE_KERNEL_VQ_FIND_NEXT`: query the next range when `addr` is in none.
 const VQ_FIND_NEXT: i32 = 1;
