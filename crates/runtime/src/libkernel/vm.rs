@@ -707,13 +707,14 @@ pub unsafe extern "sysv64" fn sce_kernel_query_memory_protection(
     if r.kind == Kind::Reserved {
         return EACCES;
     }
-    // SAFETY: each out pointer is optional and writable when non-null.
+    // SAFETY: each out pointer is optional and writable when non-null. `end` is one past
+    // the range, like VirtualQuery's.
     unsafe {
         if let Some(p) = start.as_mut() {
             *p = s as *mut c_void;
         }
         if let Some(p) = end.as_mut() {
-            *p = (s + r.len - 1) as *mut c_void;
+            *p = (s + r.len) as *mut c_void;
         }
         if let Some(p) = prot.as_mut() {
             *p = r.prot;
