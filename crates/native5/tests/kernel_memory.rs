@@ -20,7 +20,6 @@ fn prepare(test: &str, source: &str) -> Option<(tempfile::TempDir, PathBuf)> {
 }
 
 /// Runs a title and asserts exit code 0 and exactly `expected` on stdout.
-#[allow(dead_code)]
 fn expect(test: &str, source: &str, limit_s: u64, expected: &str) {
     let Some((_dir, out)) = prepare(test, source) else {
         return;
@@ -104,4 +103,18 @@ fn memory_direct_flexible_ranges_and_no_leak() {
     );
     assert!(hwm > 0, "no /proc samples of the title");
     assert!(hwm < 256 * 1024, "peak RSS {hwm} kB: mapped memory leaks");
+}
+
+/// APR/AMM: inline completion, a wait satisfied after the submit returns (order kept behind
+/// it), an AMM buffer completing while an APR buffer waits, counters, event-queue
+/// completions and AMM mapping of one physical range at two addresses.
+#[test]
+fn apr_amm_command_buffers() {
+    expect(
+        "kernel_apr",
+        "apr.c",
+        60,
+        "builder: ok\ninline: ok\ndeferred: ok\ncounters/equeue: ok\namm mapping: ok\n\
+         apr: 0 failures\n",
+    );
 }

@@ -81,6 +81,7 @@ pub const MODULES: &[&str] = &[
     "libSceRandom",
     "libSceAgc",
     "libSceAgcDriver",
+    "libSceAmpr",
 ];
 
 /// The table as committed in the crate.
