@@ -97,8 +97,7 @@ fn memory_direct_flexible_ranges_and_no_leak() {
     );
     assert_eq!(code, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
     assert_eq!(
-        stdout,
-        "direct: ok\nflexible: ok\nranges: ok\nmap/unmap x10000: ok\nmemory: 0 failures\n",
+        stdout, "direct: ok\nflexible: ok\nranges: ok\nmap/unmap x10000: ok\nmemory: 0 failures\n",
         "stderr:\n{stderr}"
     );
     assert!(hwm > 0, "no /proc samples of the title");

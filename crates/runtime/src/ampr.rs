@@ -243,7 +243,12 @@ pub extern "sysv64" fn command_buffer_write_counter(
     if counter as usize >= COUNTERS {
         return EINVAL;
     }
-    append(buf, OP_WRITE_COUNTER, &[counter as u64, value as u64], ENOSPC)
+    append(
+        buf,
+        OP_WRITE_COUNTER,
+        &[counter as u64, value as u64],
+        ENOSPC,
+    )
 }
 
 #[export::nid("sceAmprCommandBufferWaitOnAddress")]
@@ -378,7 +383,7 @@ pub extern "sysv64" fn measure_write_equeue() -> u64 {
 /// AMM ranges are whole 16 KiB pages.
 fn valid_amm_range(addr: u64, size: u64) -> bool {
     let page = vm::PAGE as u64;
-    addr != 0 && size != 0 && (addr | size) % page == 0 && addr.checked_add(size).is_some()
+    addr != 0 && size != 0 && (addr | size).is_multiple_of(page) && addr.checked_add(size).is_some()
 }
 
 /// The protection bits AMM accepts (CPU and GPU read/write/execute).
@@ -404,7 +409,7 @@ pub extern "sysv64" fn amm_map_direct(
     mtype: i32,
     prot: i32,
 ) -> i32 {
-    if !valid_amm_range(addr, size) || phys % vm::PAGE as u64 != 0 || !valid_amm_prot(prot) {
+    if !valid_amm_range(addr, size) || !phys.is_multiple_of(vm::PAGE as u64) || !valid_amm_prot(prot) {
         return EINVAL;
     }
     let tp = ((mtype as u32 as u64) << 32) | prot as u32 as u64;
@@ -445,7 +450,7 @@ pub extern "sysv64" fn amm_measure_map_direct(
     _mtype: i32,
     prot: i32,
 ) -> i64 {
-    if !valid_amm_range(addr, size) || phys % vm::PAGE as u64 != 0 || !valid_amm_prot(prot) {
+    if !valid_amm_range(addr, size) || !phys.is_multiple_of(vm::PAGE as u64) || !valid_amm_prot(prot) {
         return EINVAL as i64;
     }
     40
@@ -728,7 +733,10 @@ impl Queue {
             .name(format!("native5-{}", self.name.to_lowercase()))
             .spawn(move || self.worker());
         if let Err(e) = spawned {
-            eprintln!("native5: cannot start the {} worker: {e}; aborting", self.name);
+            eprintln!(
+                "native5: cannot start the {} worker: {e}; aborting",
+                self.name
+            );
             std::process::abort();
         }
     }
@@ -747,7 +755,10 @@ impl Queue {
             let cmds = match decode(&job.words) {
                 Ok(c) => c,
                 Err(e) => {
-                    eprintln!("native5: {} command buffer {}: {e}; aborting", self.name, job.id);
+                    eprintln!(
+                        "native5: {} command buffer {}: {e}; aborting",
+                        self.name, job.id
+                    );
                     std::process::abort();
                 }
             };
@@ -811,7 +822,11 @@ unsafe fn words_of(base: *const u8, bytes: u32) -> Option<Vec<u64>> {
     }
     let n = bytes as usize / 8;
     // SAFETY: per the contract; read unaligned since the guest chose the address.
-    Some((0..n).map(|i| unsafe { (base as *const u64).add(i).read_unaligned() }).collect())
+    Some(
+        (0..n)
+            .map(|i| unsafe { (base as *const u64).add(i).read_unaligned() })
+            .collect(),
+    )
 }
 
 fn apr_submit(buf: *const CommandBuffer, priority: u32) -> Result<u32, i32> {

@@ -5,7 +5,7 @@
 //! ```
 //!
 //! The argument is the folder holding `ps4-exports-9.00.tsv` and `agc_known_nids.tsv`;
-//! `data/ps5_extra_nids.tsv` (committed here) adds PS5-only exports in the AGC format.
+//! the committed `data/ps5_extra_nids.tsv` (PS5-only exports) is read by the library.
 //! The table is committed, so builds never need the shared data; this is run by hand when
 //! the data or the module list in `src/table.rs` changes.
 
@@ -31,13 +31,7 @@ fn run(dir: &Path) -> Result<(), String> {
         let p = dir.join(name);
         std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))
     };
-    // PS5-only exports the PS4 data lacks (libSceAmpr, the APR calls of libkernel) are
-    // kept in the crate, in the AGC table's format, and read with it.
-    let extra_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/ps5_extra_nids.tsv");
-    let extra = std::fs::read_to_string(&extra_path)
-        .map_err(|e| format!("{}: {e}", extra_path.display()))?;
-    let agc = format!("{}\n{extra}", read("agc_known_nids.tsv")?);
-    let text = sdk::table::generate(&read("ps4-exports-9.00.tsv")?, &agc)
+    let text = sdk::table::generate(&read("ps4-exports-9.00.tsv")?, &read("agc_known_nids.tsv")?)
         .map_err(|e| e.to_string())?;
     let table = sdk::table::ExportTable::parse(&text).map_err(|e| e.to_string())?;
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/exports.tsv");

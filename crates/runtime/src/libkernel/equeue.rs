@@ -467,7 +467,9 @@ pub extern "sysv64" fn sce_kernel_delete_hr_timer_event(q: EqueueHandle, id: i32
 }
 
 #[export::nid("sceKernelGetEventUserData")]
-pub unsafe extern "sysv64" fn sce_kernel_get_event_user_data(ev: *const KernelEvent) -> *mut c_void {
+pub unsafe extern "sysv64" fn sce_kernel_get_event_user_data(
+    ev: *const KernelEvent,
+) -> *mut c_void {
     // SAFETY: a non-null event is one the guest got from a wait.
     unsafe { ev.as_ref() }.map_or(std::ptr::null_mut(), |e| e.udata)
 }

@@ -230,6 +230,7 @@ impl Vm {
     /// Maps a new region: at `hint` exactly when `fixed` (replacing tracked regions there
     /// unless `no_overwrite`), else anywhere aligned to `align`, preferring `hint`.
     /// Returns the address or an SCE error.
+    #[allow(clippy::too_many_arguments)]
     pub fn map(
         &mut self,
         hint: usize,
