@@ -409,7 +409,10 @@ pub extern "sysv64" fn amm_map_direct(
     mtype: i32,
     prot: i32,
 ) -> i32 {
-    if !valid_amm_range(addr, size) || !phys.is_multiple_of(vm::PAGE as u64) || !valid_amm_prot(prot) {
+    if !valid_amm_range(addr, size)
+        || !phys.is_multiple_of(vm::PAGE as u64)
+        || !valid_amm_prot(prot)
+    {
         return EINVAL;
     }
     let tp = ((mtype as u32 as u64) << 32) | prot as u32 as u64;
@@ -450,7 +453,10 @@ pub extern "sysv64" fn amm_measure_map_direct(
     _mtype: i32,
     prot: i32,
 ) -> i64 {
-    if !valid_amm_range(addr, size) || !phys.is_multiple_of(vm::PAGE as u64) || !valid_amm_prot(prot) {
+    if !valid_amm_range(addr, size)
+        || !phys.is_multiple_of(vm::PAGE as u64)
+        || !valid_amm_prot(prot)
+    {
         return EINVAL as i64;
     }
     40
