@@ -117,3 +117,14 @@ fn apr_amm_command_buffers() {
          apr: 0 failures\n",
     );
 }
+
+/// Event queues: level and edge user events, periodic and HR timers, getters, deletion.
+#[test]
+fn event_queues_user_and_timer_events() {
+    expect(
+        "kernel_equeue",
+        "equeue.c",
+        30,
+        "user events: ok\ntimers: ok\ndelete: ok\nequeue: 0 failures\n",
+    );
+}
