@@ -38,6 +38,7 @@ macro_rules! guest_thunk {
     };
 }
 
+pub mod ampr;
 pub mod guest_io;
 pub mod libc;
 pub mod libkernel;

@@ -4,7 +4,8 @@
 //! cargo run -p sdk --example regen_exports -- ../shared/data/nid
 //! ```
 //!
-//! The argument is the folder holding `ps4-exports-9.00.tsv` and `agc_known_nids.tsv`.
+//! The argument is the folder holding `ps4-exports-9.00.tsv` and `agc_known_nids.tsv`;
+//! the committed `data/ps5_extra_nids.tsv` (PS5-only exports) is read by the library.
 //! The table is committed, so builds never need the shared data; this is run by hand when
 //! the data or the module list in `src/table.rs` changes.
 

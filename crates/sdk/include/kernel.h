@@ -36,6 +36,7 @@
 #define SCE_KERNEL_ERROR_EISDIR ((int)0x80020015)
 #define SCE_KERNEL_ERROR_EINVAL ((int)0x80020016)
 #define SCE_KERNEL_ERROR_EMFILE ((int)0x80020018)
+#define SCE_KERNEL_ERROR_ENOSPC ((int)0x8002001c)
 #define SCE_KERNEL_ERROR_ESPIPE ((int)0x8002001d)
 #define SCE_KERNEL_ERROR_EROFS ((int)0x8002001e)
 #define SCE_KERNEL_ERROR_EAGAIN ((int)0x80020023)
@@ -113,6 +114,113 @@ typedef struct timeval SceKernelTimeval;
 /* Options of the module calls; the layouts are not needed by titles, which pass NULL. */
 typedef struct SceKernelLoadModuleOpt SceKernelLoadModuleOpt;
 typedef struct SceKernelUnloadModuleOpt SceKernelUnloadModuleOpt;
+
+/* Memory: direct memory (physical offsets, mapped by the title), flexible memory and the
+ * virtual address space. Sizes and addresses are multiples of SCE_KERNEL_PAGE_SIZE. */
+#define SCE_KERNEL_PAGE_SIZE 16384
+#define SCE_KERNEL_PROT_CPU_READ 0x01
+#define SCE_KERNEL_PROT_CPU_WRITE 0x02
+#define SCE_KERNEL_PROT_CPU_RW 0x03
+#define SCE_KERNEL_PROT_CPU_EXEC 0x04
+#define SCE_KERNEL_PROT_GPU_READ 0x10
+#define SCE_KERNEL_PROT_GPU_WRITE 0x20
+#define SCE_KERNEL_PROT_GPU_RW 0x30
+#define SCE_KERNEL_MAP_FIXED 0x0010
+#define SCE_KERNEL_MAP_NO_OVERWRITE 0x0080
+#define SCE_KERNEL_MAP_ANON 0x1000
+#define SCE_KERNEL_WB_ONION 0
+#define SCE_KERNEL_WC_GARLIC 3
+#define SCE_KERNEL_WB_GARLIC 10
+#define SCE_KERNEL_VQ_FIND_NEXT 1
+#define SCE_KERNEL_DMQ_FIND_NEXT 1
+#define SCE_KERNEL_VIRTUAL_RANGE_NAME_SIZE 32
+typedef struct SceKernelVirtualQueryInfo {
+    void *start;
+    void *end;
+    int64_t offset;
+    int protection;
+    int memoryType;
+    unsigned isFlexibleMemory : 1;
+    unsigned isDirectMemory : 1;
+    unsigned isStack : 1;
+    unsigned isPooledMemory : 1;
+    unsigned isCommitted : 1;
+    char name[SCE_KERNEL_VIRTUAL_RANGE_NAME_SIZE];
+} SceKernelVirtualQueryInfo;
+typedef struct SceKernelDirectMemoryQueryInfo {
+    int64_t start;
+    int64_t end;
+    int memoryType;
+} SceKernelDirectMemoryQueryInfo;
+
+/* Event queues and their events (a FreeBSD struct kevent). */
+typedef struct SceKernelEqueueObject *SceKernelEqueue;
+typedef struct SceKernelEvent {
+    uintptr_t ident;
+    int16_t filter;
+    uint16_t flags;
+    uint32_t fflags;
+    intptr_t data;
+    void *udata;
+} SceKernelEvent;
+#define SCE_KERNEL_EVFILT_TIMER (-7)
+#define SCE_KERNEL_EVFILT_USER (-11)
+#define SCE_KERNEL_EVFILT_VIDEO_OUT (-13)
+#define SCE_KERNEL_EVFILT_HRTIMER (-15)
+#define SCE_KERNEL_EVFILT_AMPR (-25)
+
+__SCE_BEGIN_DECLS
+uint64_t sceKernelGetDirectMemorySize(void);
+int sceKernelAllocateDirectMemory(int64_t searchStart, int64_t searchEnd, size_t len,
+    size_t alignment, int memoryType, int64_t *physAddrOut);
+int sceKernelAllocateMainDirectMemory(size_t len, size_t alignment, int memoryType,
+    int64_t *physAddrOut);
+int sceKernelAvailableDirectMemorySize(int64_t searchStart, int64_t searchEnd,
+    size_t alignment, int64_t *physAddrOut, size_t *sizeOut);
+int sceKernelMapDirectMemory(void **addr, size_t len, int prot, int flags,
+    int64_t directMemoryStart, size_t alignment);
+int sceKernelMapNamedDirectMemory(void **addr, size_t len, int prot, int flags,
+    int64_t directMemoryStart, size_t alignment, const char *name);
+int sceKernelMapDirectMemory2(void **addr, size_t len, int memoryType, int prot, int flags,
+    int64_t directMemoryStart, size_t alignment);
+int sceKernelReleaseDirectMemory(int64_t start, size_t len);
+int sceKernelCheckedReleaseDirectMemory(int64_t start, size_t len);
+int sceKernelDirectMemoryQuery(int64_t offset, int flags, SceKernelDirectMemoryQueryInfo *info,
+    size_t infoSize);
+int sceKernelMapFlexibleMemory(void **addr, size_t len, int prot, int flags);
+int sceKernelMapNamedFlexibleMemory(void **addr, size_t len, int prot, int flags,
+    const char *name);
+int sceKernelReleaseFlexibleMemory(void *addr, size_t len);
+int sceKernelAvailableFlexibleMemorySize(size_t *sizeOut);
+int sceKernelReserveVirtualRange(void **addr, size_t len, int flags, size_t alignment);
+int sceKernelMmap(void *addr, size_t len, int prot, int flags, int fd, int64_t offset,
+    void **res);
+int sceKernelMunmap(void *addr, size_t len);
+int sceKernelMprotect(const void *addr, size_t len, int prot);
+int sceKernelMtypeprotect(const void *addr, size_t len, int memoryType, int prot);
+int sceKernelQueryMemoryProtection(void *addr, void **start, void **end, int *prot);
+int sceKernelVirtualQuery(const void *addr, int flags, SceKernelVirtualQueryInfo *info,
+    size_t infoSize);
+int sceKernelSetVirtualRangeName(void *addr, size_t len, const char *name);
+
+int sceKernelCreateEqueue(SceKernelEqueue *eq, const char *name);
+int sceKernelDeleteEqueue(SceKernelEqueue eq);
+int sceKernelWaitEqueue(SceKernelEqueue eq, SceKernelEvent *ev, int num, int *out,
+    SceKernelUseconds *timeout);
+int sceKernelAddUserEvent(SceKernelEqueue eq, int id);
+int sceKernelAddUserEventEdge(SceKernelEqueue eq, int id);
+int sceKernelTriggerUserEvent(SceKernelEqueue eq, int id, void *udata);
+int sceKernelDeleteUserEvent(SceKernelEqueue eq, int id);
+int sceKernelAddTimerEvent(SceKernelEqueue eq, int id, SceKernelUseconds usec, void *udata);
+int sceKernelDeleteTimerEvent(SceKernelEqueue eq, int id);
+int sceKernelAddHRTimerEvent(SceKernelEqueue eq, int id, SceKernelTimespec *ts, void *udata);
+int sceKernelDeleteHRTimerEvent(SceKernelEqueue eq, int id);
+void *sceKernelGetEventUserData(const SceKernelEvent *ev);
+uintptr_t sceKernelGetEventId(const SceKernelEvent *ev);
+int sceKernelGetEventFilter(const SceKernelEvent *ev);
+intptr_t sceKernelGetEventData(const SceKernelEvent *ev);
+unsigned sceKernelGetEventFflags(const SceKernelEvent *ev);
+__SCE_END_DECLS
 
 __SCE_BEGIN_DECLS
 

@@ -9,6 +9,7 @@ use std::path::Path;
 /// The sdk's headers: path relative to the include folder, and contents.
 pub const HEADERS: &[(&str, &str)] = &[
     ("_sce_cdefs.h", include_str!("../include/_sce_cdefs.h")),
+    ("ampr.h", include_str!("../include/ampr.h")),
     ("assert.h", include_str!("../include/assert.h")),
     ("ctype.h", include_str!("../include/ctype.h")),
     ("dirent.h", include_str!("../include/dirent.h")),

@@ -81,7 +81,12 @@ pub const MODULES: &[&str] = &[
     "libSceRandom",
     "libSceAgc",
     "libSceAgcDriver",
+    "libSceAmpr",
 ];
+
+/// PS5-only exports the PS4 data lacks (libSceAmpr, libkernel's APR calls), committed in
+/// the crate in the `agc_known_nids.tsv` format and always part of [`generate`]'s input.
+pub const PS5_EXTRA: &str = include_str!("../data/ps5_extra_nids.tsv");
 
 /// The table as committed in the crate.
 const BUILTIN: &str = include_str!("../data/exports.tsv");
@@ -345,7 +350,8 @@ struct Candidate {
 ///
 /// `ps4_exports` is `ps4-exports-9.00.tsv` (module, library, nid, name); `agc_nids` is
 /// `agc_known_nids.tsv` (library, name, nid, source). Modules outside [`MODULES`] and rows
-/// whose NID does not match their name are left out. The output is deterministic.
+/// whose NID does not match their name are left out; [`PS5_EXTRA`] is added. The output
+/// is deterministic.
 pub fn generate(ps4_exports: &str, agc_nids: &str) -> Result<String, TableError> {
     let mut best: BTreeMap<String, Candidate> = BTreeMap::new();
     let mut dropped_nid = 0usize;
@@ -372,6 +378,7 @@ pub fn generate(ps4_exports: &str, agc_nids: &str) -> Result<String, TableError>
     for (source_name, text, agc) in [
         ("ps4-exports-9.00.tsv", ps4_exports, false),
         ("agc_known_nids.tsv", agc_nids, true),
+        ("ps5_extra_nids.tsv", PS5_EXTRA, true),
     ] {
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() || line.starts_with('#') {
@@ -477,7 +484,16 @@ mod tests {
         );
         let text = generate(&ps4, &agc).unwrap();
         let t = ExportTable::parse(&text).unwrap();
-        assert_eq!(t.len(), 4, "{text}");
+        // The four given here, plus the committed PS5-only rows.
+        let extra = PS5_EXTRA
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .count();
+        assert_eq!(t.len(), 4 + extra, "{text}");
+        assert_eq!(
+            t.get("sceAmprCommandBufferSetBuffer").unwrap().module,
+            "libSceAmpr"
+        );
         assert_eq!(t.get("printf").unwrap().module, "libc");
         assert_eq!(t.get("pthread_create").unwrap().library, "libkernel");
         assert!(t.get("bogus_name").is_none());

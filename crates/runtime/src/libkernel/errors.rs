@@ -8,6 +8,14 @@ use std::cell::Cell;
 pub const ENOENT: i32 = 0x8002_0002_u32 as i32;
 /// `SCE_KERNEL_ERROR_ESRCH`.
 pub const ESRCH: i32 = 0x8002_0003_u32 as i32;
+/// `SCE_KERNEL_ERROR_EPERM`.
+pub const EPERM: i32 = 0x8002_0001_u32 as i32;
+/// `SCE_KERNEL_ERROR_EBADF`.
+pub const EBADF: i32 = 0x8002_0009_u32 as i32;
+/// `SCE_KERNEL_ERROR_EACCES`.
+pub const EACCES: i32 = 0x8002_000D_u32 as i32;
+/// `SCE_KERNEL_ERROR_EBUSY`.
+pub const EBUSY: i32 = 0x8002_0010_u32 as i32;
 /// `SCE_KERNEL_ERROR_ENOMEM`.
 pub const ENOMEM: i32 = 0x8002_000C_u32 as i32;
 /// `SCE_KERNEL_ERROR_EFAULT`.

@@ -16,4 +16,5 @@ pub mod stack_protector;
 pub mod thread;
 pub mod time;
 pub mod tls;
+pub mod vm;
 pub mod wait;
