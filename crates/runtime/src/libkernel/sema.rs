@@ -104,6 +104,11 @@ impl Sema {
             if cancel_pending() {
                 break 'w Waited::Cancelled;
             }
+            // The semaphore may have been deleted between the id lookup and this lock;
+            // its delete woke nobody, so waiting now would never end.
+            if g.deleted {
+                break 'w Waited::Done(EACCES);
+            }
             if g.count >= need {
                 g.count -= need;
                 break 'w Waited::Done(0);
