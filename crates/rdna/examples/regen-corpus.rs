@@ -11,11 +11,9 @@
 //! It also rewrites `data/coverage.txt` from the result.
 
 use std::collections::BTreeSet;
-use std::io::Write as _;
-use std::process::{Command, Stdio};
 
 use rdna::table::{table, target_index, Spec};
-use rdna::{oracle, Encoding, Target, WaveSize};
+use rdna::{oracle, Encoding, Target};
 
 fn words_of(enc: Encoding) -> usize {
     match enc {
@@ -171,28 +169,11 @@ fn main() {
                     texts.insert(a.text);
                 }
             }
-            let mut args = vec![
-                "-arch=amdgcn".to_string(),
-                format!("-mcpu={}", target.name()),
-                "-show-encoding".into(),
-            ];
-            if wave == WaveSize::Wave64 {
-                args.push("-mattr=+wavefrontsize64".into());
-            }
-            let mut child = Command::new("llvm-mc")
-                .args(&args)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("llvm-mc 14 on PATH");
             let input: String = texts.iter().map(|t| format!("{t}\n")).collect();
-            let mut stdin = child.stdin.take().expect("stdin");
-            let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-            let out = child.wait_with_output().expect("llvm-mc output");
-            writer.join().expect("writer").expect("write to llvm-mc");
+            let stdout = rdna::oracle::llvm_mc(target, wave, "-show-encoding", input)
+                .expect("llvm-mc 14 on PATH");
             let mut lines = Vec::new();
-            for l in String::from_utf8_lossy(&out.stdout).lines() {
+            for l in stdout.lines() {
                 let Some((text, enc)) = l.split_once("; encoding: [") else {
                     continue;
                 };

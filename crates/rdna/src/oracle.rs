@@ -140,3 +140,34 @@ pub fn query(
     }
     Ok(answers)
 }
+
+/// Runs `llvm-mc -arch=amdgcn` for `target` and `wave` with one extra mode flag
+/// (`-show-encoding` to assemble, `-disassemble` to decode) on `input`, and returns its
+/// standard output. The input is written from a second thread so a large one cannot
+/// deadlock against llvm-mc's output pipe.
+pub fn llvm_mc(
+    target: Target,
+    wave: WaveSize,
+    mode: &str,
+    input: String,
+) -> std::io::Result<String> {
+    let mut args = vec![
+        "-arch=amdgcn".to_string(),
+        format!("-mcpu={}", target.name()),
+        mode.to_string(),
+    ];
+    if wave == WaveSize::Wave64 {
+        args.push("-mattr=+wavefrontsize64".into());
+    }
+    let mut child = Command::new("llvm-mc")
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let mut stdin = child.stdin.take().expect("stdin was piped");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output()?;
+    writer.join().expect("the writer thread does not panic")?;
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}

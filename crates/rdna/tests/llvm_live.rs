@@ -3,8 +3,7 @@
 //! texts must be equal. Without llvm-mc the test says why it skips.
 
 use rdna::{Target, WaveSize};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 fn llvm_mc_available() -> bool {
     Command::new("llvm-mc")
@@ -15,35 +14,13 @@ fn llvm_mc_available() -> bool {
 
 /// llvm-mc's disassembly of one instruction per input line.
 fn llvm_disassemble(target: Target, wave: WaveSize, words: &[Vec<u8>]) -> Vec<String> {
-    let mut args = vec![
-        "-arch=amdgcn".to_string(),
-        format!("-mcpu={}", target.name()),
-        "-disassemble".into(),
-    ];
-    if wave == WaveSize::Wave64 {
-        args.push("-mattr=+wavefrontsize64".into());
-    }
-    let mut child = Command::new("llvm-mc")
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
     let mut input = String::new();
     for w in words {
         let hex: Vec<String> = w.iter().map(|b| format!("{b:#04x}")).collect();
         input.push_str(&hex.join(" "));
         input.push('\n');
     }
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8(out.stdout)
+    rdna::oracle::llvm_mc(target, wave, "-disassemble", input)
         .unwrap()
         .lines()
         .filter(|l| l.starts_with('\t') && !l.trim_start().starts_with('.'))
